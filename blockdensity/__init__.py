@@ -1,0 +1,36 @@
+"""blockdensity: keep a web page's main text, drop the boilerplate around it.
+
+The density fit of Kohlschuetter, Fankhauser and Nejdl (WSDM 2010): per text
+block, word count and word-based link density, classified by the published
+decision tree (boilerpipe's NumWordsRulesClassifier), rendered by the one
+HTML-to-text renderer. Pure: no I/O, no global state, safe in many processes.
+"""
+
+from __future__ import annotations
+
+from blockdensity.conf import DEFAULT_CONF, Conf
+from blockdensity.fit import fit_text
+from blockdensity.render import html_to_text
+from blockdensity.result import Block, Decision, FallbackReason, Fit, Reason
+
+__all__ = [
+    "DEFAULT_CONF",
+    "Block",
+    "Conf",
+    "Decision",
+    "FallbackReason",
+    "Fit",
+    "Reason",
+    "__version__",
+    "fit_text",
+    "html_to_text",
+]
+
+
+def __getattr__(name: str) -> str:
+    # Read lazily so importing the package costs no metadata lookup.
+    if name == "__version__":
+        from importlib.metadata import version
+
+        return version("blockdensity")
+    raise AttributeError(f"module 'blockdensity' has no attribute {name!r}")

@@ -1,0 +1,74 @@
+"""Conf: the fit's thresholds and element sets, frozen, with the published defaults."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Final
+
+from blockdensity import tags
+
+__all__ = ["ARIA_DROP_ROLES", "DEFAULT_CONF", "PPM", "Conf"]
+
+PPM: Final = 1_000_000
+
+# The ARIA landmark roles that mark what nav, footer and aside mark.
+ARIA_DROP_ROLES: Final = frozenset({"navigation", "contentinfo", "complementary"})
+
+
+@dataclass(frozen=True, slots=True)
+class Conf:
+    """Configuration of the density fit.
+
+    The thresholds are boilerpipe's NumWordsRulesClassifier values (Kohlschuetter
+    et al., WSDM 2010, Algorithm 2) and are not tuned. Link-density thresholds
+    are in parts per million so the decision is exact integer arithmetic.
+    """
+
+    ld_curr_max_ppm: int = 333_333
+    ld_prev_max_ppm: int = 555_556
+    words_curr_short: int = 16
+    words_next_short: int = 15
+    words_prev_short: int = 4
+    words_curr_long: int = 40
+    words_next_long: int = 17
+    boundaries: frozenset[str] = field(default=tags.DEFAULT_BOUNDARIES)
+    drop_elements: frozenset[str] = field(default=tags.DEFAULT_DROP_ELEMENTS)
+    drop_roles: frozenset[str] = field(default=ARIA_DROP_ROLES)
+
+    def __post_init__(self) -> None:
+        for name in (
+            "words_curr_short",
+            "words_next_short",
+            "words_prev_short",
+            "words_curr_long",
+            "words_next_long",
+        ):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise ValueError(f"Conf.{name} must be a non-negative int, got {value!r}")
+        for name in ("ld_curr_max_ppm", "ld_prev_max_ppm"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= PPM:
+                raise ValueError(f"Conf.{name} must be an int in [0, {PPM}], got {value!r}")
+        for name in ("boundaries", "drop_elements", "drop_roles"):
+            value = getattr(self, name)
+            if isinstance(value, str) or not all(isinstance(item, str) for item in value):
+                raise ValueError(f"Conf.{name} must be a set of names, got {value!r}")
+            object.__setattr__(self, name, frozenset(item.lower() for item in value))
+        # Resolve the element names now, so a typo fails here and not mid-page.
+        try:
+            tags.flags_for(self.boundaries, self.drop_elements)
+        except ValueError as exc:
+            raise ValueError(f"Conf: {exc}") from None
+
+    def without_drops(self) -> Conf:
+        """This configuration with no semantic drops (the CLI's --no-drop)."""
+        return dataclasses.replace(self, drop_elements=frozenset(), drop_roles=frozenset())
+
+    @property
+    def table(self) -> tags.TagTable:
+        return tags.flags_for(self.boundaries, self.drop_elements)
+
+
+DEFAULT_CONF: Final = Conf()

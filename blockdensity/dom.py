@@ -1,0 +1,73 @@
+"""The HTML5 parser: the only module that imports selectolax.
+
+Everything the rest of the package needs from lexbor is here: parsing a
+string into a tree, the numeric tag ids that make the hot loop cheap, and the
+node type the walk iterates over.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import TypeAlias
+
+from selectolax.lexbor import LexborDocumentOptions, LexborHTMLParser, LexborNode
+
+__all__ = [
+    "COMMENT_ID",
+    "DOCTYPE_ID",
+    "Document",
+    "Node",
+    "TEXT_ID",
+    "UNDEF_ID",
+    "is_static_tag_id",
+    "parse",
+    "select",
+    "tag_id",
+]
+
+Document: TypeAlias = LexborHTMLParser
+Node: TypeAlias = LexborNode
+
+# Lexbor gives every tag it knows a small static id; a name it does not know
+# (a custom element, an SVG-only name) gets a per-document id that is the
+# address of an interned name, so it is always far above the static range.
+_STATIC_LIMIT = 4096
+
+
+def parse(html: str | bytes) -> Document:
+    """Parse `html` (bytes are UTF-8) with lexbor's HTML5 tree builder, as a browser would.
+
+    Without DOM mutation events: faster, and <selectedcontent> then does not
+    copy an <option>'s text into the page (option text is never page text).
+    """
+    return LexborHTMLParser(html, options=LexborDocumentOptions.WO_EVENTS)
+
+
+@cache
+def tag_id(name: str) -> int:
+    """The lexbor tag id of an element name; raise ValueError if lexbor does not know it."""
+    node_id = LexborHTMLParser("").create_node(name).tag_id
+    if not is_static_tag_id(node_id):
+        raise ValueError(f"unknown HTML element name {name!r}: not in lexbor's tag table")
+    return node_id
+
+
+def select(doc: Document, selector: str) -> list[Node]:
+    """The elements of `doc` that match a CSS selector, in document order."""
+    return doc.css(selector)
+
+
+def is_static_tag_id(node_id: int) -> bool:
+    """True when `node_id` is one of lexbor's fixed tag ids (not a custom element)."""
+    return node_id < _STATIC_LIMIT
+
+
+def _non_element_ids() -> tuple[int, int, int, int]:
+    doc = LexborHTMLParser("<!DOCTYPE html><!--c--><?pi x?><p>t</p>")
+    ids: dict[str, int] = {}
+    for node in doc.root.parent.traverse(include_text=True) if doc.root and doc.root.parent else ():
+        ids.setdefault(node.tag or "", node.tag_id)
+    return ids["-text"], ids["-comment"], ids["-doctype"], ids[""]
+
+
+TEXT_ID, COMMENT_ID, DOCTYPE_ID, UNDEF_ID = _non_element_ids()

@@ -1,0 +1,148 @@
+"""The one tag table: which elements are inline, which end a block, which are never text.
+
+The renderer and the block scorer both read this table (through
+`flags_for`), so a tag can never be a word separator for one and glue for the
+other. Flags are small integers indexed by lexbor tag id so the walk does one
+list lookup per element.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import lru_cache
+from typing import Final
+
+from blockdensity import dom
+
+__all__ = [
+    "BLOCK_DISPLAY_EXTRA",
+    "DEFAULT_BOUNDARIES",
+    "DEFAULT_DROP_ELEMENTS",
+    "INLINE",
+    "REMOVED",
+    "VOID",
+    "TagTable",
+    "flags_for",
+]
+
+# SPEC section 2: inline elements never split a block and never split a word.
+INLINE: Final = frozenset(
+    {
+        "a", "abbr", "acronym", "b", "bdi", "bdo", "cite", "code", "data", "del", "dfn",
+        "em", "font", "i", "ins", "kbd", "mark", "q", "s", "samp", "small", "span",
+        "strike", "strong", "sub", "sup", "time", "tt", "u", "var", "wbr",
+    }
+)  # fmt: skip
+
+# SPEC section 2: the seed's boundary list. `br` is deliberately absent (it
+# costs 0.24 F1 points as a boundary); it is a line break inside a block.
+DEFAULT_BOUNDARIES: Final = frozenset(
+    {
+        "p", "div", "li", "h1", "h2", "h3", "h4", "h5", "h6", "section", "article",
+        "aside", "nav", "header", "footer", "main", "table", "tr", "td", "th",
+        "blockquote", "pre", "ul", "ol", "dl", "dt", "dd", "figure", "figcaption",
+        "form", "hr", "body",
+    }
+)  # fmt: skip
+
+# Other block-display elements SPEC leaves to measurement (BENCHMARKS.md has
+# the comparison that decided whether they join the default).
+BLOCK_DISPLAY_EXTRA: Final = frozenset(
+    {
+        "address", "center", "details", "summary", "fieldset", "legend", "caption",
+        "dialog", "menu", "hgroup",
+    }
+)  # fmt: skip
+
+# SPEC section 2: contribute no text and no words anywhere. `head` is handled
+# here too (its title is reported separately). noembed and noframes are what
+# a browser with plugins and frames never shows, like noscript.
+REMOVED: Final = frozenset(
+    {
+        "script", "style", "noscript", "template", "svg", "math", "option", "object",
+        "embed", "applet", "iframe", "head", "noembed", "noframes", "title",
+    }
+)  # fmt: skip
+
+DEFAULT_DROP_ELEMENTS: Final = frozenset({"nav", "footer", "aside"})
+
+# Elements that never have children: the walk does not descend into them.
+VOID: Final = frozenset(
+    {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta",
+     "source", "track", "wbr"}
+)  # fmt: skip
+
+# Flag bits. A plain inline element (b, span, ...) has flags 0: the walk
+# descends into it and does nothing at its open or close.
+BOUNDARY: Final = 1  # open and close end the current block
+ANCHOR: Final = 2  # words beginning inside are link words
+SUPSUB: Final = 4  # words beginning inside are not counted
+PRE: Final = 8  # whitespace inside is kept verbatim
+DROP: Final = 16  # a semantic element the configuration drops
+SEPARATOR: Final = 32  # neither inline nor boundary: separates words, renders as a space
+SKIP: Final = 64  # never descended into (removed, or void)
+BREAK: Final = 128  # <br>: a line break inside the block
+IGNORE: Final = 256  # comments, doctype, processing instructions: nothing at all
+TITLE: Final = 512  # the document title (removed from the body text, reported apart)
+
+
+class TagTable:
+    """Flags per lexbor tag id for one (boundary set, dropped set) pair."""
+
+    __slots__ = ("flags", "names", "custom")
+
+    def __init__(self, flags: list[int], names: dict[int, str]) -> None:
+        self.flags = flags
+        self.names = names
+        # Custom elements and tags lexbor does not know: non-inline, so they
+        # separate words but never end a block.
+        self.custom = SEPARATOR
+
+    def name(self, node_id: int) -> str:
+        return self.names.get(node_id, "?")
+
+
+def _ids(names: Iterable[str]) -> dict[int, str]:
+    return {dom.tag_id(name): name for name in names}
+
+
+@lru_cache(maxsize=32)
+def flags_for(boundaries: frozenset[str], drops: frozenset[str]) -> TagTable:
+    """The tag table for a boundary set and a set of dropped semantic elements.
+
+    Raises ValueError for a name lexbor does not know.
+    """
+    inline = _ids(INLINE)
+    groups = {
+        "boundaries": _ids(boundaries),
+        "drops": _ids(drops),
+        "removed": _ids(REMOVED),
+        "void": _ids(VOID),
+    }
+    known = {**inline, **_ids(DEFAULT_BOUNDARIES | BLOCK_DISPLAY_EXTRA | {"br", "pre"})}
+    for group in groups.values():
+        known.update(group)
+    size = max(known) + 1
+    flags = [SEPARATOR] * size
+    for node_id in inline:
+        flags[node_id] = 0
+    for node_id in groups["boundaries"]:
+        flags[node_id] = BOUNDARY
+    for node_id in groups["drops"]:
+        flags[node_id] |= DROP
+    flags[dom.tag_id("a")] |= ANCHOR
+    flags[dom.tag_id("sup")] |= SUPSUB
+    flags[dom.tag_id("sub")] |= SUPSUB
+    flags[dom.tag_id("pre")] |= PRE
+    for node_id in groups["void"]:
+        flags[node_id] |= SKIP
+    br = dom.tag_id("br")
+    if not flags[br] & BOUNDARY:
+        flags[br] = BREAK | SKIP
+    for node_id in groups["removed"]:
+        # A removed element still separates words ("foo<script/>bar" is two).
+        flags[node_id] = SEPARATOR | SKIP
+    flags[dom.tag_id("title")] |= TITLE
+    for node_id in (dom.COMMENT_ID, dom.DOCTYPE_ID, dom.UNDEF_ID):
+        flags[node_id] = IGNORE | SKIP
+    return TagTable(flags, known)

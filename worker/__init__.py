@@ -1,0 +1,1 @@
+"""worker: the RabbitMQ queue stage that runs the density fit (see its issue)."""
