@@ -1,0 +1,139 @@
+"""fit_text: decode -> segment -> measure -> classify -> drop -> render, with the fallback."""
+
+from __future__ import annotations
+
+from blockdensity.classify import CONTENT_LEAVES, LEAVES, classify, link_density_permil
+from blockdensity.conf import DEFAULT_CONF, Conf
+from blockdensity.decode import prepare_html
+from blockdensity.render import block_lines
+from blockdensity.result import Block, Decision, FallbackReason, Fit, Reason
+from blockdensity.segment import DROP, ELEMENT, BlockInfo, measure, segment
+
+__all__ = ["fit_text"]
+
+_KEPT, _BOILERPLATE, _DROPPED, _MAJORITY = 0, 1, 2, 3
+
+
+def fit_text(html: str | bytes, conf: Conf | None = None, *, charset: str | None = None) -> Fit:
+    """Keep a page's main text and drop the boilerplate around it.
+
+    `html` may be bytes, decoded as a browser would (`charset` is the HTTP
+    header's, if any). Never raises for any input: a page the fit cannot judge
+    comes back whole, with `fallback` set (SPEC section 6).
+    """
+    conf = conf or DEFAULT_CONF
+    encoding = None
+    if isinstance(html, bytes):
+        html, encoding = prepare_html(html, charset)
+    page = segment(html, conf)
+    raw_blocks = page.blocks
+
+    words, links = measure(page)
+    texts = page.block_texts()
+    leaves = classify(words, links, conf)
+    fates = _fates(raw_blocks, words, leaves)
+
+    words_total = sum(words)
+    blocks_with_words = len(words) - words.count(0)
+    kept = [index for index, fate in enumerate(fates) if fate in (_KEPT, _MAJORITY)]
+    kept_words = [words[index] for index in kept]
+
+    fallback: FallbackReason | None = None
+    if words_total == 0:
+        fallback = FallbackReason.NO_TEXT
+    elif blocks_with_words <= 1:
+        fallback = FallbackReason.SINGLE_BLOCK
+    elif not any(kept_words):
+        fallback = FallbackReason.NOTHING_KEPT
+    if fallback is not None:
+        # A filter that can return an empty page is worse than no filter.
+        kept = list(range(len(raw_blocks)))
+        kept_words = words
+
+    lines: list[str] = []
+    for index in kept:
+        lines += block_lines(raw_blocks[index], texts[index])
+
+    def blocks() -> tuple[Block, ...]:
+        return _block_records(page.drop_scopes, raw_blocks, texts, words, links, leaves, fates)
+
+    return Fit(
+        text="\n".join(lines),
+        title=page.title,
+        lang=page.lang,
+        fallback_reason=fallback,
+        blocks=blocks,
+        blocks_total=len(raw_blocks),
+        blocks_with_words=blocks_with_words,
+        blocks_kept=len(kept),
+        words_total=words_total,
+        words_kept=sum(kept_words),
+        encoding=encoding,
+    )
+
+
+def _fates(raw_blocks: list[BlockInfo], words: list[int], leaves: list[int]) -> list[int]:
+    """What happens to each block: kept, boilerplate, dropped, or kept despite its scope.
+
+    Classification has run on the full sequence first (a navigation bar is
+    still the previous neighbour of the paragraph after it); the semantic drop
+    applies after it (SPEC section 5). A dropped element whose blocks hold more
+    than half of the page's CONTENT words is not dropped: a navigation bar is
+    never most of a page's text, an unclosed <nav> stretched over it is.
+    """
+    fates = [_KEPT if leaf < CONTENT_LEAVES else _BOILERPLATE for leaf in leaves]
+    scoped = [index for index, raw in enumerate(raw_blocks) if raw[DROP] >= 0]
+    if not scoped:
+        return fates
+    content_words = sum(w for w, fate in zip(words, fates, strict=True) if fate == _KEPT)
+    per_scope: dict[int, int] = {}
+    for index in scoped:
+        if fates[index] == _KEPT:
+            scope = raw_blocks[index][DROP]
+            per_scope[scope] = per_scope.get(scope, 0) + words[index]
+    majority = {scope for scope, count in per_scope.items() if 2 * count > content_words}
+    for index in scoped:
+        if raw_blocks[index][DROP] not in majority:
+            fates[index] = _DROPPED
+        elif fates[index] == _KEPT:
+            fates[index] = _MAJORITY
+    return fates
+
+
+def _block_records(  # noqa: PLR0913 - the columns of one table
+    drop_scopes: list[str],
+    raw_blocks: list[BlockInfo],
+    texts: list[str],
+    words: list[int],
+    links: list[int],
+    leaves: list[int],
+    fates: list[int],
+) -> tuple[Block, ...]:
+    records = []
+    for index, raw in enumerate(raw_blocks):
+        leaf = LEAVES[leaves[index]]
+        fate = fates[index]
+        if fate == _DROPPED:
+            decision, reason = Decision.DROPPED, Reason.SEMANTIC_DROP
+        elif fate == _MAJORITY:
+            decision, reason = Decision.CONTENT, Reason.SEMANTIC_MAJORITY
+        else:
+            decision = Decision.CONTENT if fate == _KEPT else Decision.BOILERPLATE
+            reason = leaf
+        text = "\n".join(block_lines(raw, texts[index]))
+        records.append(
+            Block(
+                index=index,
+                element=raw[ELEMENT],
+                text=text,
+                text_bytes=len(text.encode()),
+                words=words[index],
+                link_words=links[index],
+                link_density=link_density_permil(words[index], links[index]),
+                decision=decision,
+                reason=reason,
+                leaf=leaf,
+                scope=drop_scopes[raw[DROP]] if raw[DROP] >= 0 else None,
+            )
+        )
+    return tuple(records)

@@ -1,0 +1,51 @@
+"""html_to_text: the one renderer (SPEC section 1).
+
+Every block boundary ends a line, <br> breaks a line inside a block, runs of
+Unicode whitespace collapse to one space (verbatim inside <pre>, where only
+trailing whitespace goes), no line is empty and none has leading or trailing
+whitespace. The fit renders its kept blocks through `render_blocks` and nothing
+else, so a page whose every block is kept renders byte for byte as
+`html_to_text` renders it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from blockdensity.conf import DEFAULT_CONF
+from blockdensity.decode import prepare_html
+from blockdensity.segment import BREAK_MARK, PRE, BlockInfo, segment
+
+__all__ = ["block_lines", "html_to_text", "render_blocks"]
+
+# Rendering needs the boundary set only; the attribute reads for dropped ARIA
+# roles change nothing here, so they are skipped.
+_RENDER_CONF = DEFAULT_CONF.without_drops()
+
+
+def html_to_text(html: str | bytes, *, charset: str | None = None) -> str:
+    """The text of a whole page, as the fit would return it with every block kept."""
+    if isinstance(html, bytes):
+        html, _ = prepare_html(html, charset)
+    page = segment(html, _RENDER_CONF)
+    return render_blocks(page.blocks, page.block_texts())
+
+
+def render_blocks(blocks: Iterable[BlockInfo], texts: Iterable[str]) -> str:
+    """The text of `blocks`, in order, one line per block (more where <br> breaks it)."""
+    lines: list[str] = []
+    for block, text in zip(blocks, texts, strict=True):
+        lines += block_lines(block, text)
+    return "\n".join(lines)
+
+
+def block_lines(block: BlockInfo, text: str) -> list[str]:
+    """The non-empty lines of one block; `text` is from `Page.block_texts`."""
+    if not block[PRE]:
+        if BREAK_MARK not in text:  # the common case: one line
+            line = " ".join(text.split())
+            return [line] if line else []
+        return [line for part in text.split(BREAK_MARK) if (line := " ".join(part.split()))]
+    # Inside <pre> the text is verbatim: only trailing whitespace goes.
+    text = text.replace(BREAK_MARK, "\n")
+    return [line.rstrip() for line in text.split("\n") if line and not line.isspace()]

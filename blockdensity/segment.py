@@ -1,0 +1,517 @@
+"""One pass over the parsed tree: the page as a sequence of text blocks.
+
+The walk sees the tree as a stream of element opens, closes and text, in
+document order (SPEC section 2). A boundary element's open and close end the
+current block; inline elements glue text; other elements separate words;
+removed elements are never entered.
+
+The result is one string for the whole page, not one object per block: the
+text of every block with visible text, NUL after each, and marker characters
+where <a>, sup/sub and <br> stand. NUL and lone surrogates never reach a text
+node (the parser drops NUL or makes it U+FFFD, and text is decoded UTF-8, which
+cannot hold a surrogate), so markers cannot be confused with text. Counting
+and rendering then work on the whole page with a few C-level string
+operations, and the renderer and the word counter read exactly the same
+characters.
+
+The loop is the fit's hot path (on a typical page, 700 elements and 900 text
+nodes): one list lookup per element, one append per text node.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Iterator
+from typing import Final, TypeAlias
+
+from blockdensity import dom, tags
+from blockdensity.conf import Conf
+from blockdensity.words import END, count_ended, word_starts
+
+__all__ = [
+    "ANCHOR_MARK",
+    "BLOCK_END",
+    "BREAK_MARK",
+    "SUB_CLOSE",
+    "SUB_OPEN",
+    "DROP",
+    "ELEMENT",
+    "PRE",
+    "BlockInfo",
+    "Page",
+    "measure",
+    "segment",
+]
+
+BLOCK_END: Final = END
+# The edge of an <a>: separates words (SPEC section 3), renders as nothing
+# (SPEC section 1: <a> is inline like the others).
+ANCHOR_MARK: Final = "\ud800"
+# A <br>: a line break inside the block.
+BREAK_MARK: Final = "\ud801"
+# The edges of sup and sub: words that begin between them are not counted.
+SUB_OPEN: Final = "\ud802"
+SUB_CLOSE: Final = "\ud803"
+# Elements that are neither inline nor boundaries separate words.
+_SPACE: Final = " "
+
+
+# Where a block sits, besides its text: (element, pre, drop), a plain tuple
+# because the walk makes one per block.
+#   element  the boundary element the block's first visible text sits in
+#   pre      inside <pre>: whitespace is kept
+#   drop     index into Page.drop_scopes of the dropped element in effect at
+#            the block's first visible text, or -1
+BlockInfo: TypeAlias = tuple[str, bool, int]
+ELEMENT, PRE, DROP = range(3)
+
+
+class Page:
+    """A segmented page: its blocks, their text and link text, title, language."""
+
+    __slots__ = ("blocks", "drop_scopes", "lang", "linked", "text", "title")
+
+    def __init__(  # noqa: PLR0913 - a record built in one place
+        self,
+        blocks: list[BlockInfo],
+        text: str,
+        linked: str,
+        title: str,
+        lang: str | None,
+        drop_scopes: list[str],
+    ) -> None:
+        self.blocks = blocks
+        # Every block's text with its markers, each followed by BLOCK_END.
+        self.text = text
+        # Every block's link text (anchor edges as spaces), each followed by BLOCK_END.
+        self.linked = linked
+        self.title = title
+        self.lang = lang
+        # The dropped elements met on the page, e.g. "nav" or "role=navigation".
+        self.drop_scopes = drop_scopes
+
+    def block_texts(self) -> list[str]:
+        """Each block's text as the renderer reads it: markers but <br> removed."""
+        text = self.text
+        if ANCHOR_MARK in text:
+            text = text.replace(ANCHOR_MARK, "")
+        if SUB_OPEN in text:
+            text = text.replace(SUB_OPEN, "").replace(SUB_CLOSE, "")
+        return text.split(BLOCK_END)[:-1]
+
+
+def segment(html: str | bytes, conf: Conf) -> Page:
+    """Parse `html` (bytes: UTF-8) and split its body into blocks under `conf`'s tag sets."""
+    page = _walk(dom.parse(html), conf)
+    if not page.blocks and "<" in page.title:
+        # An unclosed <title> swallows the whole page into the title (HTML5
+        # RCDATA), leaving an empty body. End the title at its first tag and
+        # parse again, which recovers the page as the reference does.
+        source = html.decode("utf-8", "replace") if isinstance(html, bytes) else html
+        repaired = _close_title(source)
+        if repaired is not None:
+            page = _walk(dom.parse(repaired), conf)
+    return page
+
+
+_TITLE_OPEN: Final = re.compile(r"<title\b[^>]*>", re.IGNORECASE)
+_TAG_START: Final = re.compile(r"<[A-Za-z!/?]")
+
+
+def _close_title(html: str) -> str | None:
+    opening = _TITLE_OPEN.search(html)
+    if opening is None:
+        return None
+    tag = _TAG_START.search(html, opening.end())
+    if tag is None:
+        return None
+    return f"{html[: tag.start()]}</title>{html[tag.start() :]}"
+
+
+# Custom elements the fit puts around an element dropped for its ARIA role.
+_DROP_OPEN: Final = "blockdensity-drop"
+_DROP_CLOSE: Final = "blockdensity-drop-end"
+
+
+def _apply_attributes(doc: dom.Document, conf: Conf) -> tuple[int, int]:
+    """Rewrite the tree where an attribute changes what an element is.
+
+    A hidden element is replaced by an empty <img>: no text, but words do not
+    join across it (SPEC section 2). An element with a dropped ARIA role gets
+    marker elements before and after it. Found with one selector query (in
+    C), so the walk reads no attributes: reading them element by element from
+    Python would cost more than the whole walk. Returns the markers' tag ids,
+    -1 when there are none.
+    """
+    selectors = ["[hidden]"] + [f'[role="{role}" i]' for role in sorted(conf.drop_roles)]
+    open_id = close_id = -1
+    for node in dom.select(doc, ",".join(selectors)):
+        attrs = node.attrs
+        if "hidden" in attrs:
+            node.replace_with(doc.create_node("img"))
+            continue
+        opener = doc.create_node(_DROP_OPEN)
+        opener.attrs["role"] = (attrs.get("role") or "").strip().lower()
+        closer = doc.create_node(_DROP_CLOSE)
+        node.insert_before(opener, move=True)
+        node.insert_after(closer, move=True)
+        open_id, close_id = opener.tag_id, closer.tag_id
+    return open_id, close_id
+
+
+def _document_title(doc: dom.Document) -> str | None:
+    head = doc.head
+    if head is None:
+        return None
+    title_id = dom.tag_id("title")
+    for node in head.iter():
+        if node.tag_id == title_id:
+            return " ".join(node.text().split())
+    return None
+
+
+def _declared_language(doc: dom.Document) -> str | None:
+    root = doc.root
+    if root is None or not root.is_element_node:
+        return None
+    attrs = root.attrs
+    lang = attrs.get("lang") or attrs.get("xml:lang")
+    return lang.strip() or None if lang else None
+
+
+def _walk(doc: dom.Document, conf: Conf) -> Page:  # noqa: C901, PLR0912, PLR0915
+    # The hot loop stays in one frame on purpose: a call per node would cost
+    # more than the work it does. Flags and methods are bound to locals first.
+    table = conf.table
+    flags_of = table.flags
+    n_flags = len(flags_of)
+    custom = table.custom
+    names = table.names
+    text_id = dom.TEXT_ID
+    iter_children = dom.Node.iter
+    boundary = tags.BOUNDARY
+    anchor = tags.ANCHOR
+    supsub = tags.SUPSUB
+    pre_flag = tags.PRE
+    drop_flag = tags.DROP
+    separator = tags.SEPARATOR
+    skip = tags.SKIP
+    line_break = tags.BREAK
+    title_flag = tags.TITLE
+
+    lang = _declared_language(doc)
+    title = _document_title(doc)
+    blocks: list[BlockInfo] = []
+    drop_scopes: list[str] = []
+    body = doc.body
+    if body is None:
+        return Page(blocks, "", "", title or "", lang, drop_scopes)
+    drop_open, drop_close = _apply_attributes(doc, conf)
+
+    pieces: list[str] = []  # the page's text, block after block
+    links: list[str] = []  # the page's link text, block after block
+    start = link_start = 0  # where the current block began in each
+    visible = False  # the current block has non-whitespace text
+    element = "body"
+    pre = False
+    drop = -1
+    anchor_depth = sup_depth = pre_depth = 0
+    boundary_ids = [dom.tag_id("body")]
+    skip_ws = True
+    drop_stack: list[int] = []
+
+    # Whitespace-only text nodes (two in three, on real pages) are skipped by
+    # lexbor, except inside <pre>. Skipping one can only matter between two
+    # texts that glue (no separator between, no whitespace at their edges);
+    # that case is rare and is checked exactly (_whitespace_between).
+    glue_node = None  # the last text node, while nothing separates it from what follows
+    glue_text = ""
+    link_closes = False  # the text being taken is a link's only child: close it after
+
+    # The tree as opens and closes: a stack of child iterators, and per level
+    # the flags of the element whose close is pending. Tests are ordered by
+    # frequency: boundaries, then links and inline elements, then the rest.
+    children = iter_children(body, True, True)  # the children being walked
+    closer = boundary  # the flags of the element they belong to, to close after them
+    stack: list[tuple[Iterator[dom.Node], int]] = []
+    while True:
+        for node in children:
+            node_id = node.tag_id
+            if node_id != text_id:
+                if node_id < n_flags:
+                    flags = flags_of[node_id]
+                elif node_id == drop_open:
+                    drop_stack.append(len(drop_scopes))
+                    drop_scopes.append(f"role={node.attrs.get('role')}")
+                    continue
+                elif node_id == drop_close:
+                    drop_stack.pop()
+                    continue
+                else:
+                    flags = custom
+                if flags & boundary:
+                    # The open ends the current block.
+                    glue_node = None
+                    if visible:
+                        if anchor_depth or sup_depth:
+                            _end_inside(pieces, anchor_depth, sup_depth)
+                        else:
+                            pieces.append(BLOCK_END)
+                        links.append(BLOCK_END)
+                        blocks.append((element, pre, drop))
+                        visible = False
+                        start = len(pieces)
+                        link_start = len(links)
+                        if anchor_depth or sup_depth:
+                            _begin_inside(pieces, anchor_depth, sup_depth)
+                    elif len(pieces) > start:
+                        del pieces[start:]
+                        del links[link_start:]
+                        if anchor_depth or sup_depth:
+                            _begin_inside(pieces, anchor_depth, sup_depth)
+                    if flags == boundary:  # p, div, li, td, ...: nothing else to do
+                        boundary_ids.append(node_id)
+                        stack.append((children, closer))
+                        children = iter_children(node, True, skip_ws)
+                        closer = boundary
+                        break
+                    if flags & skip:  # <hr>: a boundary with no content
+                        continue
+                    boundary_ids.append(node_id)
+                elif not flags or (flags == anchor and not anchor_depth):
+                    # A plain inline element or a link. Most have one text
+                    # child: take it here (falling through to the text code
+                    # below) instead of pushing an iterator for it.
+                    child = node.first_child
+                    if child is None or child.next is not None or child.tag_id != text_id:
+                        if flags:
+                            anchor_depth = 1
+                            pieces.append(ANCHOR_MARK)
+                            links.append(_SPACE)
+                        stack.append((children, closer))
+                        children = iter_children(node, True, skip_ws)
+                        closer = flags
+                        break
+                    if flags:
+                        pieces.append(ANCHOR_MARK)
+                        link_closes = True
+                    node = child  # noqa: PLW2901 - the child's text is handled below
+                    node_id = text_id
+                elif flags & skip:
+                    if flags & separator:
+                        glue_node = None
+                        pieces.append(_SPACE)
+                        if anchor_depth:
+                            links.append(_SPACE)
+                        if flags & title_flag and title is None:
+                            title = " ".join(node.text().split())
+                    elif flags & line_break:
+                        glue_node = None
+                        pieces.append(BREAK_MARK)
+                        if anchor_depth:
+                            links.append(_SPACE)
+                    continue
+                elif flags & separator:
+                    glue_node = None
+                    pieces.append(_SPACE)
+                    if anchor_depth:
+                        links.append(_SPACE)
+                if node_id != text_id:
+                    # Whatever else an element with content may be: open it.
+                    if flags & anchor:
+                        anchor_depth += 1
+                        if anchor_depth == 1:
+                            pieces.append(ANCHOR_MARK)
+                            links.append(_SPACE)
+                    if flags & supsub:
+                        sup_depth += 1
+                        if sup_depth == 1:
+                            pieces.append(SUB_OPEN)
+                    if flags & pre_flag:
+                        pre_depth += 1
+                        skip_ws = False
+                    if flags & drop_flag:
+                        drop_stack.append(len(drop_scopes))
+                        drop_scopes.append(names[node_id])
+                    stack.append((children, closer))
+                    children = iter_children(node, True, skip_ws)
+                    closer = flags
+                    break
+            # A text node.
+            text = node.text_content
+            if (
+                glue_node is not None
+                and not glue_text[-1].isspace()
+                and not text[0].isspace()
+                and _whitespace_between(glue_node, node)
+            ):
+                pieces.append(_SPACE)
+                if anchor_depth:
+                    links.append(_SPACE)
+            pieces.append(text)
+            glue_node = node
+            glue_text = text
+            if anchor_depth:
+                links.append(text)
+            if not visible and not text.isspace():
+                visible = True
+                element = names[boundary_ids[-1]]
+                pre = pre_depth > 0
+                drop = drop_stack[-1] if drop_stack else -1
+            if link_closes:
+                pieces.append(ANCHOR_MARK)
+                links += (_SPACE, text, _SPACE)
+                link_closes = False
+        else:
+            flags = closer
+            if not stack:
+                break
+            children, closer = stack.pop()
+            if not flags:
+                continue
+            if flags != boundary:
+                if flags & anchor:
+                    anchor_depth -= 1
+                    if anchor_depth == 0:
+                        pieces.append(ANCHOR_MARK)
+                        links.append(_SPACE)
+                if flags & supsub:
+                    sup_depth -= 1
+                    if sup_depth == 0:
+                        pieces.append(SUB_CLOSE)
+                if flags & pre_flag:
+                    pre_depth -= 1
+                    skip_ws = not pre_depth
+                if flags & drop_flag:
+                    drop_stack.pop()
+                if not flags & boundary:
+                    if flags & separator:
+                        glue_node = None
+                        pieces.append(_SPACE)
+                        if anchor_depth:
+                            links.append(_SPACE)
+                    continue
+            # The close of a boundary ends the current block.
+            boundary_ids.pop()
+            glue_node = None
+            if visible:
+                if anchor_depth or sup_depth:
+                    _end_inside(pieces, anchor_depth, sup_depth)
+                else:
+                    pieces.append(BLOCK_END)
+                links.append(BLOCK_END)
+                blocks.append((element, pre, drop))
+                visible = False
+                start = len(pieces)
+                link_start = len(links)
+                if anchor_depth or sup_depth:
+                    _begin_inside(pieces, anchor_depth, sup_depth)
+            elif len(pieces) > start:
+                del pieces[start:]
+                del links[link_start:]
+                if anchor_depth or sup_depth:
+                    _begin_inside(pieces, anchor_depth, sup_depth)
+    # The close of <body> ends the last block.
+    if visible:
+        pieces.append(BLOCK_END)
+        links.append(BLOCK_END)
+        blocks.append((element, pre, drop))
+    elif len(pieces) > start:
+        del pieces[start:]
+        del links[link_start:]
+    return Page(blocks, "".join(pieces), "".join(links), title or "", lang, drop_scopes)
+
+
+def _end_inside(pieces: list[str], anchor_depth: int, sup_depth: int) -> None:
+    # A block ends inside a link or sup/sub that goes on in the next one:
+    # close the marks here (each block's marks pair up)...
+    if anchor_depth:
+        pieces.append(ANCHOR_MARK)
+    if sup_depth:
+        pieces.append(SUB_CLOSE)
+    pieces.append(BLOCK_END)
+
+
+def _begin_inside(pieces: list[str], anchor_depth: int, sup_depth: int) -> None:
+    # ...and open them again at the start of the next.
+    if anchor_depth:
+        pieces.append(ANCHOR_MARK)
+    if sup_depth:
+        pieces.append(SUB_OPEN)
+
+
+def _whitespace_between(first: dom.Node, last: dom.Node) -> bool:
+    """True when a text node lies strictly between two text nodes, in document order.
+
+    Called only when nothing but inline elements separates them, so any text
+    node between is one the walk skipped: whitespace only.
+    """
+    stop = last.mem_id
+    node = first
+    while True:
+        child = node.first_child
+        if child is not None and node is not first:
+            node = child
+        else:
+            while (sibling := node.next) is None:
+                parent = node.parent
+                if parent is None:
+                    return False
+                node = parent
+            node = sibling
+        if node.mem_id == stop:
+            return False
+        if node.is_text_node:
+            return True
+
+
+def measure(page: Page) -> tuple[list[int], list[int]]:
+    """Every block's word count and link word count (SPEC section 3).
+
+    Words that begin inside sup or sub are not counted; link words are those
+    that begin inside an <a>; anchor edges separate words, so a word lies
+    wholly inside or wholly outside an anchor. The whole page is counted in
+    one batch; the rare blocks with sup/sub text are then redone word by word.
+    """
+    text = page.text
+    with_sups = SUB_OPEN in text
+    if ANCHOR_MARK in text:
+        text = text.replace(ANCHOR_MARK, _SPACE)
+    if BREAK_MARK in text:
+        text = text.replace(BREAK_MARK, _SPACE)
+    if with_sups:
+        text = text.replace(SUB_OPEN, "").replace(SUB_CLOSE, "")
+    words = count_ended(text)
+    links = count_ended(page.linked)
+    if with_sups:
+        for index, block_text in enumerate(page.text.split(BLOCK_END)[:-1]):
+            if SUB_OPEN in block_text:
+                words[index], links[index] = _measure_with_sups(block_text)
+    return words, links
+
+
+def _measure_with_sups(text: str) -> tuple[int, int]:
+    """Words and link words of one block whose text holds sup/sub (and anchor) marks."""
+    # Cut the text at every marker, noting where each span of sup/sub and of
+    # links begins and ends, in characters of the text without markers.
+    clean: list[str] = []
+    length = 0
+    sub_spans: list[int] = []
+    link_spans: list[int] = []
+    for part in re.split(f"([{ANCHOR_MARK}{BREAK_MARK}{SUB_OPEN}{SUB_CLOSE}])", text):
+        if part == ANCHOR_MARK:
+            link_spans.append(length)
+            clean.append(_SPACE)
+            length += 1
+        elif part == BREAK_MARK:
+            clean.append(_SPACE)
+            length += 1
+        elif part in (SUB_OPEN, SUB_CLOSE):
+            sub_spans.append(length)
+        else:
+            clean.append(part)
+            length += len(part)
+    # bisect_right over flattened [start, end) spans is odd exactly inside one.
+    starts = [s for s in word_starts("".join(clean)) if not bisect_right(sub_spans, s) & 1]
+    return len(starts), sum(1 for s in starts if bisect_right(link_spans, s) & 1)
