@@ -1,0 +1,69 @@
+"""The development corpus (../shared/data): pages, their ground truth, and the scoring.
+
+Scoring follows ../shared/data/README.md: per page, precision, recall and F1
+of the extracted text's whitespace tokens against the ground truth's (case and
+punctuation kept, each token matched at most once), then the mean over a set.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from blockdensity.decode import decode_html
+
+DEFAULT_DATA = Path(
+    os.environ.get("BLOCKDENSITY_DATA", Path(__file__).resolve().parents[2] / "shared" / "data")
+)
+SETS = ("scrapinghub", "readability")
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    set_name: str
+    page_id: str
+    raw: bytes  # as fetched
+    html: str  # decoded as a browser would
+    truth: str  # the human-marked main text
+
+
+def load_pages(data: Path = DEFAULT_DATA, sets: tuple[str, ...] = SETS) -> list[Page]:
+    return [page for set_name in sets for page in _load_set(data, set_name)]
+
+
+def _load_set(data: Path, set_name: str) -> Iterator[Page]:
+    folder = data / set_name
+    with open(folder / "ground_truth.jsonl", encoding="utf-8") as lines:
+        truths = [json.loads(line) for line in lines if line.strip()]
+    for truth in truths:
+        raw = gzip.decompress((folder / "html" / f"{truth['page_id']}.html.gz").read_bytes())
+        html, _ = decode_html(raw)
+        yield Page(set_name, truth["page_id"], raw, html, truth["plaintext"])
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    precision: float
+    recall: float
+    f1: float
+
+
+def score(extracted: str, truth: str) -> Score:
+    """Multiset token overlap of `extracted` against `truth`."""
+    got = Counter(extracted.split())
+    want = Counter(truth.split())
+    if not want:
+        # Empty ground truth: recall is 1; both empty scores 1.
+        return Score(1.0, 1.0, 1.0) if not got else Score(0.0, 1.0, 0.0)
+    if not got:
+        return Score(0.0, 0.0, 0.0)
+    overlap = sum((got & want).values())
+    precision = overlap / sum(got.values())
+    recall = overlap / sum(want.values())
+    f1 = 2 * precision * recall / (precision + recall) if overlap else 0.0
+    return Score(precision, recall, f1)

@@ -1,0 +1,159 @@
+"""Throughput of the fit against its peers, in one process, on the same pages.
+
+Every page of both development sets is decoded once up front. Then, round
+after round, each page is given to every extractor in turn, so that a noisy
+neighbour on a shared machine slows them all alike; time is this process's
+CPU time (time spent descheduled does not count). The table reports each
+extractor's best round (pages/s, MB/s of decoded HTML) and the fit's speed
+relative to it. Then the fit's memory: peak RSS, and RSS after 1 and after 10
+further passes (growth would mean a leak).
+
+    python bench/speed.py [--rounds N] [--data ../shared/data] [--only fit,parse]
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import resource
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from corpus import DEFAULT_DATA, load_pages  # noqa: E402
+
+from blockdensity import fit_text  # noqa: E402
+from blockdensity.dom import parse  # noqa: E402
+
+Extractor = Callable[[str], object]
+
+
+def _extractors() -> dict[str, tuple[Extractor, int]]:
+    """name -> (function, rounds divisor): slow peers make fewer passes."""
+    import boilerpy3.extractors
+    import trafilatura
+    from resiliparse.extract.html2text import extract_plain_text
+    from resiliparse.parse.html import HTMLTree
+
+    numwords = boilerpy3.extractors.NumWordsRulesExtractor(raise_on_failure=False)
+
+    def resiliparse_main(html: str) -> object:
+        return extract_plain_text(HTMLTree.parse(html), main_content=True)
+
+    def trafilatura_extract(html: str) -> object:
+        return trafilatura.extract(html, include_comments=False, include_tables=True)
+
+    def boilerpy3_numwords(html: str) -> object:
+        return numwords.get_content(html)
+
+    return {
+        "blockdensity fit": (fit_text, 1),
+        "lexbor parse (floor)": (parse, 1),
+        "resiliparse main_content": (resiliparse_main, 1),
+        "boilerpy3 NumWords": (boilerpy3_numwords, 3),
+        "trafilatura": (trafilatura_extract, 5),
+    }
+
+
+def _pass(function: Extractor, pages: list[str]) -> float:
+    start = time.process_time()
+    for page in pages:
+        function(page)
+    return time.process_time() - start
+
+
+def _round(extractors: list[tuple[str, Extractor]], pages: list[str]) -> dict[str, float]:
+    """One round: every page through every extractor, page by page."""
+    spent = dict.fromkeys([name for name, _ in extractors], 0.0)
+    clock = time.process_time
+    for page in pages:
+        for name, function in extractors:
+            start = clock()
+            function(page)
+            spent[name] += clock() - start
+    return spent
+
+
+def _rss_mib() -> float:
+    with open("/proc/self/statm") as statm:
+        pages = int(statm.read().split()[1])
+    return pages * resource.getpagesize() / 2**20
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=5, help="passes per extractor (default 5)")
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    parser.add_argument("--only", default="", help="comma-separated extractor name prefixes")
+    args = parser.parse_args()
+
+    pages = [page.html for page in load_pages(args.data)]
+    megabytes = sum(len(html.encode()) for html in pages) / 1e6
+    extractors = _extractors()
+    if args.only:
+        wanted = [prefix.strip() for prefix in args.only.split(",")]
+        extractors = {
+            name: value
+            for name, value in extractors.items()
+            if any(name.startswith(prefix) for prefix in wanted) or name == "blockdensity fit"
+        }
+    for function, _ in extractors.values():  # warm up imports and caches
+        for page in pages[:20]:
+            function(page)
+
+    best: dict[str, float] = {}
+    for round_index in range(args.rounds):
+        taking_part = [
+            (name, function)
+            for name, (function, divisor) in extractors.items()
+            if round_index % divisor == 0
+        ]
+        gc.collect()
+        for name, elapsed in _round(taking_part, pages).items():
+            best[name] = min(best.get(name, elapsed), elapsed)
+
+    fit_seconds = best["blockdensity fit"]
+    print(f"{len(pages)} pages, {megabytes:.1f} MB of decoded HTML, best of {args.rounds} rounds")
+    print(f"python {sys.version.split()[0]}")
+    print()
+    print(f"| {'extractor':26} | {'pages/s':>8} | {'MB/s':>6} | {'ms/page':>7} | {'fit speed / this':>16} |")
+    print(f"|{'-' * 28}|{'-' * 9}:|{'-' * 7}:|{'-' * 8}:|{'-' * 17}:|")
+    for name, seconds in best.items():
+        print(
+            f"| {name:26} | {len(pages) / seconds:8.0f} | {megabytes / seconds:6.1f} |"
+            f" {seconds / len(pages) * 1e3:7.3f} | {seconds / fit_seconds:15.2f}x |"
+        )
+
+    per_page = []
+    for page in pages:
+        start = time.perf_counter()
+        fit_text(page)
+        per_page.append(time.perf_counter() - start)
+    print()
+    print(
+        f"fit per page: median {statistics.median(per_page) * 1e3:.3f} ms, "
+        f"p90 {statistics.quantiles(per_page, n=10)[-1] * 1e3:.3f} ms, "
+        f"max {max(per_page) * 1e3:.3f} ms"
+    )
+
+    gc.collect()
+    _pass(fit_text, pages)
+    gc.collect()
+    after_one = _rss_mib()
+    for _ in range(10):
+        _pass(fit_text, pages)
+    gc.collect()
+    after_eleven = _rss_mib()
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(
+        f"fit memory: RSS after 1 pass {after_one:.1f} MiB, after 10 more {after_eleven:.1f} MiB "
+        f"(growth {after_eleven - after_one:+.1f} MiB); peak RSS of this process {peak:.1f} MiB"
+    )
+
+
+if __name__ == "__main__":
+    main()
