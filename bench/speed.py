@@ -1,11 +1,11 @@
 """Throughput of the fit against its peers, in one process, on the same pages.
 
 Every page of both development sets is decoded once up front. Then, round
-after round, each page is given to every extractor in turn, so that a noisy
-neighbour on a shared machine slows them all alike; time is this process's
-CPU time (time spent descheduled does not count). The table reports each
-extractor's best round (pages/s, MB/s of decoded HTML) and the fit's speed
-relative to it. Then the fit's memory: peak RSS, and RSS after 1 and after 10
+after round, each extractor makes one full pass over all the pages, the
+extractors taking turns so that a noisy neighbour on a shared machine slows
+them all alike; time is this process's CPU time (time spent descheduled does
+not count). The table reports each extractor's best pass (pages/s, MB/s of
+decoded HTML) and the fit's speed relative to it. Then the fit's memory: peak RSS, and RSS after 1 and after 10
 further passes (growth would mean a leak).
 
     python bench/speed.py [--rounds N] [--data ../shared/data] [--only fit,parse]
@@ -66,16 +66,6 @@ def _pass(function: Extractor, pages: list[str]) -> float:
     return time.process_time() - start
 
 
-def _round(extractors: list[tuple[str, Extractor]], pages: list[str]) -> dict[str, float]:
-    """One round: every page through every extractor, page by page."""
-    spent = dict.fromkeys([name for name, _ in extractors], 0.0)
-    clock = time.process_time
-    for page in pages:
-        for name, function in extractors:
-            start = clock()
-            function(page)
-            spent[name] += clock() - start
-    return spent
 
 
 def _rss_mib() -> float:
@@ -107,13 +97,11 @@ def main() -> None:
 
     best: dict[str, float] = {}
     for round_index in range(args.rounds):
-        taking_part = [
-            (name, function)
-            for name, (function, divisor) in extractors.items()
-            if round_index % divisor == 0
-        ]
-        gc.collect()
-        for name, elapsed in _round(taking_part, pages).items():
+        for name, (function, divisor) in extractors.items():
+            if round_index % divisor:
+                continue
+            gc.collect()
+            elapsed = _pass(function, pages)
             best[name] = min(best.get(name, elapsed), elapsed)
 
     fit_seconds = best["blockdensity fit"]

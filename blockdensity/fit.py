@@ -5,7 +5,7 @@ from __future__ import annotations
 from blockdensity.classify import CONTENT_LEAVES, LEAVES, classify, link_density_permil
 from blockdensity.conf import DEFAULT_CONF, Conf
 from blockdensity.decode import prepare_html
-from blockdensity.render import block_lines
+from blockdensity.render import block_lines, render_blocks
 from blockdensity.result import Block, Decision, FallbackReason, Fit, Reason
 from blockdensity.segment import DROP, ELEMENT, BlockInfo, measure, segment
 
@@ -50,15 +50,13 @@ def fit_text(html: str | bytes, conf: Conf | None = None, *, charset: str | None
         kept = list(range(len(raw_blocks)))
         kept_words = words
 
-    lines: list[str] = []
-    for index in kept:
-        lines += block_lines(raw_blocks[index], texts[index])
+    text = render_blocks([raw_blocks[index] for index in kept], [texts[index] for index in kept])
 
     def blocks() -> tuple[Block, ...]:
         return _block_records(page.drop_scopes, raw_blocks, texts, words, links, leaves, fates)
 
     return Fit(
-        text="\n".join(lines),
+        text=text,
         title=page.title,
         lang=page.lang,
         fallback_reason=fallback,

@@ -11,6 +11,7 @@ else, so a page whose every block is kept renders byte for byte as
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Final
 
 from blockdensity.conf import DEFAULT_CONF
 from blockdensity.decode import prepare_html
@@ -34,9 +35,31 @@ def html_to_text(html: str | bytes, *, charset: str | None = None) -> str:
 def render_blocks(blocks: Iterable[BlockInfo], texts: Iterable[str]) -> str:
     """The text of `blocks`, in order, one line per block (more where <br> breaks it)."""
     lines: list[str] = []
+    plain: list[str] = []  # consecutive one-line blocks, collapsed together
     for block, text in zip(blocks, texts, strict=True):
+        if not block[PRE] and BREAK_MARK not in text:
+            plain.append(text)
+            continue
+        if plain:
+            lines.append(_collapse(plain))
+            plain = []
         lines += block_lines(block, text)
-    return "\n".join(lines)
+    if plain:
+        lines.append(_collapse(plain))
+    return "\n".join(line for line in lines if line)
+
+
+# Stands between blocks while their whitespace is collapsed in one go; NUL
+# never occurs in block text.
+_BETWEEN: Final = " \x00 "
+
+
+def _collapse(texts: list[str]) -> str:
+    """One line per text, each with its whitespace collapsed, in one pass over all of them.
+
+    Every text has visible characters, so no line comes out empty.
+    """
+    return " ".join(_BETWEEN.join(texts).split()).replace(_BETWEEN, "\n")
 
 
 def block_lines(block: BlockInfo, text: str) -> list[str]:

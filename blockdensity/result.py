@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from enum import Enum
-from typing import Any, NamedTuple
+from typing import Any
 
 __all__ = ["Block", "Decision", "FallbackReason", "Fit", "Reason"]
 
@@ -72,10 +73,11 @@ class FallbackReason(str, Enum):
         return self.value
 
 
-class Block(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Block:
     """One text block of the page and how the fit judged it."""
 
-    index: int
+    index: int  # position among the page's blocks with visible text
     element: str  # the boundary element the block's text sits in
     text: str  # the block's text as the renderer renders it
     text_bytes: int  # UTF-8 length of `text` (whitespace runs collapsed)
@@ -138,6 +140,8 @@ class Fit:
     words_total: int
     words_kept: int  # words in `text`
     encoding: str | None  # what bytes were decoded as; None when given str
+    _blocks: tuple[Block, ...] | None
+    _block_factory: Callable[[], tuple[Block, ...]] | None
 
     def __init__(  # noqa: PLR0913 - a record
         self,

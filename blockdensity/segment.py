@@ -27,7 +27,16 @@ from typing import Final, TypeAlias
 
 from blockdensity import dom, tags
 from blockdensity.conf import Conf
-from blockdensity.words import END, count_ended, word_starts
+from blockdensity.words import (
+    END,
+    GLUE,
+    JOINER,
+    LETTER,
+    char_class,
+    count_ended,
+    count_many,
+    word_starts,
+)
 
 __all__ = [
     "ANCHOR_MARK",
@@ -47,12 +56,12 @@ __all__ = [
 BLOCK_END: Final = END
 # The edge of an <a>: separates words (SPEC section 3), renders as nothing
 # (SPEC section 1: <a> is inline like the others).
-ANCHOR_MARK: Final = "\ud800"
+ANCHOR_MARK: Final = chr(0xD800)
 # A <br>: a line break inside the block.
-BREAK_MARK: Final = "\ud801"
+BREAK_MARK: Final = chr(0xD801)
 # The edges of sup and sub: words that begin between them are not counted.
-SUB_OPEN: Final = "\ud802"
-SUB_CLOSE: Final = "\ud803"
+SUB_OPEN: Final = chr(0xD802)
+SUB_CLOSE: Final = chr(0xD803)
 # Elements that are neither inline nor boundaries separate words.
 _SPACE: Final = " "
 
@@ -64,7 +73,9 @@ _SPACE: Final = " "
 #   drop     index into Page.drop_scopes of the dropped element in effect at
 #            the block's first visible text, or -1
 BlockInfo: TypeAlias = tuple[str, bool, int]
-ELEMENT, PRE, DROP = range(3)
+ELEMENT: Final = 0
+PRE: Final = 1
+DROP: Final = 2
 
 
 class Page:
@@ -338,12 +349,13 @@ def _walk(doc: dom.Document, conf: Conf) -> Page:  # noqa: C901, PLR0912, PLR091
                     children = iter_children(node, True, skip_ws)
                     closer = flags
                     break
-            # A text node.
-            text = node.text_content
+            # A text node (lexbor never makes an empty one, and skips the
+            # whitespace-only ones outside <pre>).
+            text = node.text_content or ""
             if (
                 glue_node is not None
-                and not glue_text[-1].isspace()
-                and not text[0].isspace()
+                and not glue_text[-1:].isspace()
+                and not text[:1].isspace()
                 and _whitespace_between(glue_node, node)
             ):
                 pieces.append(_SPACE)
@@ -472,26 +484,87 @@ def measure(page: Page) -> tuple[list[int], list[int]]:
     Words that begin inside sup or sub are not counted; link words are those
     that begin inside an <a>; anchor edges separate words, so a word lies
     wholly inside or wholly outside an anchor. The whole page is counted in
-    one batch; the rare blocks with sup/sub text are then redone word by word.
+    one batch, sup and sub text included; then, for the blocks with sup or
+    sub, the words that begin inside are taken off.
     """
     text = page.text
-    with_sups = SUB_OPEN in text
+    with_subs = SUB_OPEN in text
     if ANCHOR_MARK in text:
         text = text.replace(ANCHOR_MARK, _SPACE)
     if BREAK_MARK in text:
         text = text.replace(BREAK_MARK, _SPACE)
-    if with_sups:
+    if with_subs:
         text = text.replace(SUB_OPEN, "").replace(SUB_CLOSE, "")
     words = count_ended(text)
     links = count_ended(page.linked)
-    if with_sups:
-        for index, block_text in enumerate(page.text.split(BLOCK_END)[:-1]):
-            if SUB_OPEN in block_text:
-                words[index], links[index] = _measure_with_sups(block_text)
+    if with_subs:
+        _take_off_subs(page.text.split(BLOCK_END)[:-1], words, links)
     return words, links
 
 
-def _measure_with_sups(text: str) -> tuple[int, int]:
+def _take_off_subs(texts: list[str], words: list[int], links: list[int]) -> None:
+    """Subtract the words (and link words) that begin inside sup or sub."""
+    # Most sup/sub text stands apart from its neighbours ("word<sup>[1]</sup>"),
+    # so the words beginning inside it are just its own words: those pieces of
+    # text are counted in one batch. A block where one touches a word outside
+    # ("1<sup>st</sup>", "<sup>a</sup>b") is redone word by word.
+    pieces: list[str] = []
+    owners: list[tuple[int, bool]] = []  # (block index, the piece is link text)
+    for index, text in enumerate(texts):
+        if SUB_OPEN not in text:
+            continue
+        found = _apart_pieces(text)
+        if found is None:
+            words[index], links[index] = _measure_with_subs(text)
+            continue
+        for piece, linked in found:
+            pieces.append(piece)
+            owners.append((index, linked))
+    if not pieces:
+        return
+    for (index, linked), count in zip(owners, count_many(pieces), strict=True):
+        words[index] -= count
+        if linked:
+            links[index] -= count
+
+
+_MARKS: Final = (ANCHOR_MARK, BREAK_MARK, SUB_OPEN, SUB_CLOSE)
+
+
+def _is_word_character(char: str) -> bool:
+    if char in _MARKS:
+        return False
+    cls = char_class(char)
+    return cls in (LETTER, JOINER) or cls in GLUE
+
+
+def _apart_pieces(text: str) -> list[tuple[str, bool]] | None:
+    """The sup/sub text of one block cut at link edges, with whether each piece is
+    link text; None when some sup/sub text joins a word outside it."""
+    pieces: list[tuple[str, bool]] = []
+    position = 0
+    while (start := text.find(SUB_OPEN, position)) >= 0:
+        end = text.find(SUB_CLOSE, start)
+        if end < 0:
+            end = len(text)
+        inner = text[start + 1 : end]
+        before = text[start - 1] if start else " "
+        after = text[end + 1] if end + 1 < len(text) else " "
+        if inner and (
+            (_is_word_character(before) and _is_word_character(inner[0]))
+            or (_is_word_character(inner[-1]) and _is_word_character(after))
+        ):
+            return None
+        linked = bool(text.count(ANCHOR_MARK, 0, start) & 1)
+        for part in inner.replace(BREAK_MARK, _SPACE).split(ANCHOR_MARK):
+            if part:
+                pieces.append((part, linked))
+            linked = not linked
+        position = end + 1
+    return pieces
+
+
+def _measure_with_subs(text: str) -> tuple[int, int]:
     """Words and link words of one block whose text holds sup/sub (and anchor) marks."""
     # Cut the text at every marker, noting where each span of sup/sub and of
     # links begins and ends, in characters of the text without markers.

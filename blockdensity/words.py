@@ -80,7 +80,9 @@ def char_class(char: str) -> str:
 class _ClassCache(dict[int, str]):
     """Code point -> class text for str.translate, filled on first sight.
 
-    Bounded, so a page of every Unicode character cannot grow it without limit.
+    ASCII characters map to themselves (their class is applied later, by the
+    byte table). Bounded, so a page of every Unicode character cannot grow it
+    without limit.
     """
 
     limit: Final = 1 << 16
@@ -105,8 +107,8 @@ class _PositionCache(_ClassCache):
         return SEPARATOR if value == CJK_WORD else value
 
 
-_COUNT_CLASSES: Final = _ClassCache()
-_POSITION_CLASSES: Final = _PositionCache()
+_COUNT_CLASSES: Final = _ClassCache((code, chr(code)) for code in range(128))
+_POSITION_CLASSES: Final = _PositionCache((code, chr(code)) for code in range(128))
 
 
 def _count_handler(error: UnicodeError) -> tuple[str, int]:
@@ -153,15 +155,34 @@ def _codepage_tables(codec: str) -> tuple[bytes, bytes]:
 
 
 # Single-byte code pages whose encoders (C tables) map most non-ASCII text
-# straight to one byte a character: Windows-1252 for Western text (curly
-# quotes, dashes, accented letters), Windows-1251 for Cyrillic. A character
-# the code page lacks goes through the error handler, a run at a time.
-_CODEPAGES: Final = {codec: _codepage_tables(codec) for codec in ("cp1252", "cp1251")}
+# straight to one byte a character, most used first: Western (curly quotes,
+# dashes, accented letters), Central European, Cyrillic, Greek, Turkish,
+# Baltic, Hebrew, Arabic, Thai. A character the chosen code page lacks goes
+# through the error handler, a run at a time.
+_CODEPAGES: Final = {
+    codec: _codepage_tables(codec)
+    for codec in (
+        "cp1252", "cp1250", "cp1251", "cp1253", "cp1254", "cp1257", "cp1255", "cp1256",
+        "cp874",
+    )
+}  # fmt: skip
 
-# Ends each text in a batch: NUL is a separator to the word rule like any
-# control character, and the translation keeps it, so the classes split back
-# into one part per text.
-END: Final = "\x00"
+# Separators in the CJK punctuation and full-width blocks, which dense CJK
+# text is full of: mapped to a space up front along with the CJK characters.
+_CJK_SEPARATOR: Final = re.compile(
+    "["
+    + "".join(
+        re.escape(chr(code))
+        for code in (*range(0x3000, 0x3040), *range(0xFF00, 0xFFF0))
+        if char_class(chr(code)) == SEPARATOR
+    )
+    + "]"
+)
+
+# Ends each text in a batch. The space ends the text's last word (the
+# translation leaves runs of "a" followed by a space: one per word); the NUL,
+# which the translation keeps, splits the batch back into one part per text.
+END: Final = " \x00"
 _END_BYTE: Final = b"\x00"
 
 
@@ -183,16 +204,29 @@ def count_ended(texts: str) -> list[int]:
     """
     if texts.isascii():
         return _count_encoded(texts.encode("ascii"), _ASCII_TABLE, _DELETED)
+    try:  # most Western text: every character in Windows-1252
+        data = texts.encode("cp1252")
+    except UnicodeEncodeError:
+        pass
+    else:
+        return _count_encoded(data, *_CODEPAGES["cp1252"])
     codec = _fitting_codepage(texts)
+    if codec is None:
+        # Dense CJK text: each CJK character becomes an ASCII word of its
+        # own, the punctuation between them a space; what is left may fit.
+        texts, cjk = _CJK_CHAR.subn(CJK_WORD, texts)
+        if cjk:
+            texts = _CJK_SEPARATOR.sub(SEPARATOR, texts)
+            codec = _fitting_codepage(texts)
     if codec is not None:
         table, deleted = _CODEPAGES[codec]
         return _count_encoded(texts.encode(codec, "blockdensity.count"), table, deleted)
-    # Dense text no code page covers (CJK, Greek, Arabic, mixed...): text by text.
-    parts = texts.split(END)[:-1]
+    # Dense text no code page covers (Devanagari, mixed scripts...): text by text.
+    parts = texts.split(_END_BYTE.decode())[:-1]
     counts = [0] * len(parts)
     batched: list[int] = []
     for index, text in enumerate(parts):
-        if text.isascii() or _fitting_codepage(text) == "cp1252":
+        if text.isascii() or _fits(text, "cp1252"):
             batched.append(index)
         else:
             counts[index] = _count_by_tokens(text)
@@ -206,11 +240,9 @@ def count_ended(texts: str) -> list[int]:
 
 
 def _count_encoded(data: bytes, table: bytes, deleted: bytes) -> list[int]:
-    # After the translation only runs of "a" are left, between spaces and the
-    # END bytes; with a space either side of every END, each part starts with
-    # a space, and its words are its b" a" pairs.
-    letters = (b" " + data.translate(table, deleted)).replace(_END_BYTE, b" \x00 ")
-    return [part.count(b" a") for part in letters.split(_END_BYTE)[:-1]]
+    # After the translation only runs of "a" are left, each followed by a
+    # space (every part ends with one): a part's words are its b"a " pairs.
+    return [part.count(b"a ") for part in data.translate(table, deleted).split(_END_BYTE)[:-1]]
 
 
 def _fitting_codepage(text: str) -> str | None:
@@ -220,10 +252,13 @@ def _fitting_codepage(text: str) -> str | None:
     "ignore" counts them without a single Python call.
     """
     for codec in _CODEPAGES:
-        missing = len(text) - len(text.encode(codec, "ignore"))
-        if missing * 64 <= len(text):
+        if _fits(text, codec):
             return codec
     return None
+
+
+def _fits(text: str, codec: str) -> bool:
+    return (len(text) - len(text.encode(codec, "ignore"))) * 64 <= len(text)
 
 
 def _count_by_tokens(text: str) -> int:
@@ -236,8 +271,10 @@ def _count_by_tokens(text: str) -> int:
         else:
             others.append(token)
     if others:
-        data = "".join([token + END for token in others]).encode("ascii", "blockdensity.count")
-        count += sum(_count_encoded(data, _ASCII_TABLE, _DELETED))
+        # Mapped a character at a time (no handler call per run): the rest of
+        # dense text is mostly punctuation, one or two characters a token.
+        classes = "".join([token + END for token in others]).translate(_COUNT_CLASSES)
+        count += sum(_count_encoded(classes.encode("ascii"), _ASCII_TABLE, _DELETED))
     return count
 
 
