@@ -30,7 +30,7 @@ __all__ = [
 def __getattr__(name: str) -> str:
     # Read lazily so importing the package costs no metadata lookup.
     if name == "__version__":
-        from importlib.metadata import version
+        from importlib.metadata import version  # noqa: PLC0415 - only when asked
 
         return version("blockdensity")
     raise AttributeError(f"module 'blockdensity' has no attribute {name!r}")

@@ -32,7 +32,9 @@ def link_density_permil(words: int, link_words: int) -> int:
     return link_words * 1000 // words if words else 0
 
 
-def classify(words: Sequence[int], link_words: Sequence[int], conf: Conf) -> list[int]:
+def classify(  # noqa: PLR0912 - the published tree, leaf by leaf
+    words: Sequence[int], link_words: Sequence[int], conf: Conf
+) -> list[int]:
     """The deciding leaf (an index into LEAVES) for every block.
 
     prev and next are the nearest blocks with at least one word; a missing

@@ -15,10 +15,10 @@ from selectolax.lexbor import LexborDocumentOptions, LexborHTMLParser, LexborNod
 __all__ = [
     "COMMENT_ID",
     "DOCTYPE_ID",
-    "Document",
-    "Node",
     "TEXT_ID",
     "UNDEF_ID",
+    "Document",
+    "Node",
     "is_static_tag_id",
     "parse",
     "select",

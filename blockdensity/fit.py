@@ -98,7 +98,7 @@ def _fates(raw_blocks: list[BlockInfo], words: list[int], leaves: list[int]) -> 
     return fates
 
 
-def _block_records(  # noqa: PLR0913 - the columns of one table
+def _block_records(  # noqa: PLR0913, PLR0917 - the columns of one table
     drop_scopes: list[str],
     raw_blocks: list[BlockInfo],
     texts: list[str],

@@ -4,24 +4,21 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 __all__ = ["Block", "Decision", "FallbackReason", "Fit", "Reason"]
 
 
-class Decision(str, Enum):
+class Decision(StrEnum):
     """What happened to a block."""
 
     CONTENT = "content"  # kept
     BOILERPLATE = "boilerplate"  # the decision tree rejected it
     DROPPED = "dropped"  # inside a semantic element the configuration drops
 
-    def __str__(self) -> str:
-        return self.value
 
-
-class Reason(str, Enum):
+class Reason(StrEnum):
     """Which leaf of the decision tree decided a block, or which rule overrode it.
 
     The tree is boilerpipe's NumWordsRulesClassifier (SPEC section 4); the
@@ -43,9 +40,6 @@ class Reason(str, Enum):
     def description(self) -> str:
         return _DESCRIPTIONS[self]
 
-    def __str__(self) -> str:
-        return self.value
-
 
 _DESCRIPTIONS = {
     Reason.LINK_DENSE: "link density over 0.333333",
@@ -62,15 +56,12 @@ _DESCRIPTIONS = {
 }
 
 
-class FallbackReason(str, Enum):
+class FallbackReason(StrEnum):
     """Why the fit returned the page's full text (SPEC section 6)."""
 
     SINGLE_BLOCK = "single_block"  # at most one block with words
     NOTHING_KEPT = "nothing_kept"  # no block with words survived
     NO_TEXT = "no_text"  # the page has no words at all
-
-    def __str__(self) -> str:
-        return self.value
 
 
 @dataclass(frozen=True, slots=True)

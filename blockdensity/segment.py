@@ -42,15 +42,17 @@ __all__ = [
     "ANCHOR_MARK",
     "BLOCK_END",
     "BREAK_MARK",
-    "SUB_CLOSE",
-    "SUB_OPEN",
     "DROP",
     "ELEMENT",
     "PRE",
+    "SUB_CLOSE",
+    "SUB_OPEN",
     "BlockInfo",
     "Page",
+    "Trace",
     "measure",
     "segment",
+    "trace_segment",
 ]
 
 BLOCK_END: Final = END
@@ -83,7 +85,7 @@ class Page:
 
     __slots__ = ("blocks", "drop_scopes", "lang", "linked", "text", "title")
 
-    def __init__(  # noqa: PLR0913 - a record built in one place
+    def __init__(  # noqa: PLR0913, PLR0917 - a record built in one place
         self,
         blocks: list[BlockInfo],
         text: str,
@@ -114,7 +116,18 @@ class Page:
 
 def segment(html: str | bytes, conf: Conf) -> Page:
     """Parse `html` (bytes: UTF-8) and split its body into blocks under `conf`'s tag sets."""
-    page = _walk(dom.parse(html), conf)
+    return trace_segment(html, conf, None)[0]
+
+
+# Which block each text node went to: (block index, text node), in order.
+Trace: TypeAlias = list[tuple[int, dom.Node]]
+
+
+def trace_segment(html: str | bytes, conf: Conf, trace: Trace | None) -> tuple[Page, dom.Document]:
+    """`segment`, also returning the parsed tree and, when `trace` is a list,
+    filling it with the block of every text node (for --highlight)."""
+    doc = dom.parse(html)
+    page = _walk(doc, conf, trace)
     if not page.blocks and "<" in page.title:
         # An unclosed <title> swallows the whole page into the title (HTML5
         # RCDATA), leaving an empty body. End the title at its first tag and
@@ -122,8 +135,11 @@ def segment(html: str | bytes, conf: Conf) -> Page:
         source = html.decode("utf-8", "replace") if isinstance(html, bytes) else html
         repaired = _close_title(source)
         if repaired is not None:
-            page = _walk(dom.parse(repaired), conf)
-    return page
+            if trace is not None:
+                trace.clear()
+            doc = dom.parse(repaired)
+            page = _walk(doc, conf, trace)
+    return page, doc
 
 
 _TITLE_OPEN: Final = re.compile(r"<title\b[^>]*>", re.IGNORECASE)
@@ -191,7 +207,7 @@ def _declared_language(doc: dom.Document) -> str | None:
     return lang.strip() or None if lang else None
 
 
-def _walk(doc: dom.Document, conf: Conf) -> Page:  # noqa: C901, PLR0912, PLR0915
+def _walk(doc: dom.Document, conf: Conf, trace: Trace | None) -> Page:  # noqa: C901, PLR0912, PLR0915
     # The hot loop stays in one frame on purpose: a call per node would cost
     # more than the work it does. Flags and methods are bound to locals first.
     table = conf.table
@@ -281,6 +297,8 @@ def _walk(doc: dom.Document, conf: Conf) -> Page:  # noqa: C901, PLR0912, PLR091
                         del links[link_start:]
                         if anchor_depth or sup_depth:
                             _begin_inside(pieces, anchor_depth, sup_depth)
+                        if trace:
+                            _untrace(trace, len(blocks))
                     if flags == boundary:  # p, div, li, td, ...: nothing else to do
                         boundary_ids.append(node_id)
                         stack.append((children, closer))
@@ -362,6 +380,8 @@ def _walk(doc: dom.Document, conf: Conf) -> Page:  # noqa: C901, PLR0912, PLR091
                 if anchor_depth:
                     links.append(_SPACE)
             pieces.append(text)
+            if trace is not None:
+                trace.append((len(blocks), node))
             glue_node = node
             glue_text = text
             if anchor_depth:
@@ -424,6 +444,8 @@ def _walk(doc: dom.Document, conf: Conf) -> Page:  # noqa: C901, PLR0912, PLR091
                 del links[link_start:]
                 if anchor_depth or sup_depth:
                     _begin_inside(pieces, anchor_depth, sup_depth)
+                if trace:
+                    _untrace(trace, len(blocks))
     # The close of <body> ends the last block.
     if visible:
         pieces.append(BLOCK_END)
@@ -432,7 +454,15 @@ def _walk(doc: dom.Document, conf: Conf) -> Page:  # noqa: C901, PLR0912, PLR091
     elif len(pieces) > start:
         del pieces[start:]
         del links[link_start:]
+        if trace:
+            _untrace(trace, len(blocks))
     return Page(blocks, "".join(pieces), "".join(links), title or "", lang, drop_scopes)
+
+
+def _untrace(trace: Trace, block: int) -> None:
+    # The text nodes of a block that turned out to have no visible text.
+    while trace and trace[-1][0] == block:
+        trace.pop()
 
 
 def _end_inside(pieces: list[str], anchor_depth: int, sup_depth: int) -> None:

@@ -89,7 +89,7 @@ TITLE: Final = 512  # the document title (removed from the body text, reported a
 class TagTable:
     """Flags per lexbor tag id for one (boundary set, dropped set) pair."""
 
-    __slots__ = ("flags", "names", "custom")
+    __slots__ = ("custom", "flags", "names")
 
     def __init__(self, flags: list[int], names: dict[int, str]) -> None:
         self.flags = flags

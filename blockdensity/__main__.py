@@ -1,0 +1,5 @@
+"""python -m blockdensity: the same as the blockdensity command."""
+
+from blockdensity.cli import run
+
+run()

@@ -1,0 +1,151 @@
+"""The blockdensity command: the density fit on HTML files or stdin.
+
+    blockdensity PAGE.html [PAGE2.html ...]      the clean text ('-' reads stdin)
+    blockdensity --json PAGE.html                the Fit as JSON (one line per page)
+    blockdensity --explain PAGE.html             why each block was kept or dropped
+    blockdensity --highlight OUT.html PAGE.html  the page with every block marked
+
+Exit status: 0 on success, 1 when an input cannot be read, 2 on a bad option.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TextIO
+
+from blockdensity.conf import DEFAULT_CONF
+from blockdensity.fit import fit_text
+from blockdensity.highlight import highlight
+from blockdensity.result import Fit
+
+__all__ = ["main"]
+
+_EXPLAIN_TEXT = 48  # characters of each block's text shown by --explain
+
+
+class _InputError(Exception):
+    """An input that cannot be read; the message says which and why."""
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    conf = DEFAULT_CONF.without_drops() if args.no_drop else DEFAULT_CONF
+    if args.highlight is not None and len(args.pages) != 1:
+        _parser().error("--highlight takes exactly one PAGE")
+    out = sys.stdout
+    try:
+        for number, page in enumerate(args.pages):
+            data = _read(page)
+            if args.highlight is not None:
+                _write(args.highlight, highlight(data, conf, charset=args.charset))
+                continue
+            fit = fit_text(data, conf, charset=args.charset)
+            if args.json:
+                out.write(json.dumps({"page": page, **fit.to_dict()}, ensure_ascii=False))
+                out.write("\n")
+            elif args.explain:
+                _explain(out, page, fit, first=number == 0)
+            else:
+                if len(args.pages) > 1:
+                    out.write(f"{'' if number == 0 else chr(10)}==> {page} <==\n")
+                if fit.text:
+                    out.write(fit.text + "\n")
+    except _InputError as error:
+        print(f"blockdensity: error: {error}", file=sys.stderr)
+        return 1
+    except BrokenPipeError:  # e.g. piped into head: not an error of ours
+        sys.stderr.close()
+    return 0
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="blockdensity",
+        description="Keep a web page's main text and drop the boilerplate around it "
+        "(Kohlschuetter et al.'s density fit).",
+    )
+    parser.add_argument("pages", nargs="+", metavar="PAGE", help="HTML file, or - for stdin")
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--json", action="store_true", help="print the fit as JSON, a line a page")
+    mode.add_argument(
+        "--explain",
+        action="store_true",
+        help="print every block with its figures and why it was kept or dropped",
+    )
+    mode.add_argument(
+        "--highlight",
+        metavar="OUT.html",
+        type=Path,
+        help="write the page with every block marked by its decision, to view in a browser",
+    )
+    parser.add_argument(
+        "--charset",
+        metavar="CHARSET",
+        help="the page's charset from its HTTP Content-Type (bytes are otherwise "
+        "decoded as a browser would: BOM, <meta>, UTF-8, detection)",
+    )
+    parser.add_argument(
+        "--no-drop",
+        action="store_true",
+        help="do not drop nav/footer/aside and ARIA landmark blocks; the tree alone decides",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    return parser
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version  # noqa: PLC0415 - for --version only
+
+    try:
+        return version("blockdensity")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+def _read(page: str) -> bytes:
+    if page == "-":
+        return sys.stdin.buffer.read()
+    try:
+        return Path(page).read_bytes()
+    except OSError as error:
+        raise _InputError(f"cannot read {page!r}: {error.strerror or error}") from None
+
+
+def _write(path: Path, text: str) -> None:
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise _InputError(f"cannot write {str(path)!r}: {error.strerror or error}") from None
+
+
+def _explain(out: TextIO, page: str, fit: Fit, *, first: bool) -> None:
+    if not first:
+        out.write("\n")
+    out.write(f"==> {page} <==\n")
+    out.write(f"title: {fit.title!r}  lang: {fit.lang}\n")
+    header = f"{'#':>4} {'element':<10} {'words':>5} {'links':>5} {'ld‰':>5} {'decision':<11}"
+    out.write(f"{header} {'reason':<24} text\n")
+    for block in fit.blocks:
+        text = " ".join(block.text.split())
+        if len(text) > _EXPLAIN_TEXT:
+            text = text[: _EXPLAIN_TEXT - 1] + "\u2026"
+        reason = block.reason.value + (f" ({block.scope})" if block.scope else "")
+        out.write(
+            f"{block.index:>4} {block.element:<10} {block.words:>5} {block.link_words:>5}"
+            f" {block.link_density:>5} {block.decision.value:<11} {reason:<24} {text}\n"
+        )
+    verdict = f"fallback: {fit.fallback_reason}" if fit.fallback_reason else "no fallback"
+    out.write(
+        f"kept {fit.blocks_kept} of {fit.blocks_total} blocks "
+        f"({fit.blocks_with_words} with words), {fit.words_kept} of {fit.words_total} words; "
+        f"{verdict}\n"
+    )
+
+
+def run() -> None:
+    """Console-script entry point."""
+    raise SystemExit(main())
