@@ -16,6 +16,7 @@ from setuptools import setup
 COMPILED = [
     "blockdensity/segment.py",
     "blockdensity/words.py",
+    "blockdensity/measure.py",
     "blockdensity/classify.py",
     "blockdensity/render.py",
     "blockdensity/fit.py",

@@ -5,9 +5,10 @@ from __future__ import annotations
 from blockdensity.classify import CONTENT_LEAVES, LEAVES, classify, link_density_permil
 from blockdensity.conf import DEFAULT_CONF, Conf
 from blockdensity.decode import prepare_html
+from blockdensity.measure import measure
 from blockdensity.render import block_lines, render_blocks
 from blockdensity.result import Block, Decision, FallbackReason, Fit, Reason
-from blockdensity.segment import DROP, ELEMENT, BlockInfo, measure, segment
+from blockdensity.segment import DROP, ELEMENT, BlockInfo, segment
 
 __all__ = ["fit_text"]
 
