@@ -5,8 +5,9 @@ after round, each extractor makes one full pass over all the pages, the
 extractors taking turns so that a noisy neighbour on a shared machine slows
 them all alike; time is this process's CPU time (time spent descheduled does
 not count). The table reports each extractor's best pass (pages/s, MB/s of
-decoded HTML) and the fit's speed relative to it. Then the fit's memory: peak RSS, and RSS after 1 and after 10
-further passes (growth would mean a leak).
+decoded HTML) and the fit's speed relative to it. Then the fit's memory:
+peak RSS, and RSS after 1 and after 10 further passes (growth would mean a
+leak).
 
     python bench/speed.py [--rounds N] [--data ../shared/data] [--only fit,parse]
 """
@@ -24,10 +25,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from corpus import DEFAULT_DATA, load_pages  # noqa: E402
+from corpus import DEFAULT_DATA, load_pages
 
-from blockdensity import fit_text  # noqa: E402
-from blockdensity.dom import parse  # noqa: E402
+import blockdensity.segment
+from blockdensity import fit_text
+from blockdensity.dom import parse
 
 Extractor = Callable[[str], object]
 
@@ -64,8 +66,6 @@ def _pass(function: Extractor, pages: list[str]) -> float:
     for page in pages:
         function(page)
     return time.process_time() - start
-
-
 
 
 def _rss_mib() -> float:
@@ -106,9 +106,11 @@ def main() -> None:
 
     fit_seconds = best["blockdensity fit"]
     print(f"{len(pages)} pages, {megabytes:.1f} MB of decoded HTML, best of {args.rounds} rounds")
-    print(f"python {sys.version.split()[0]}")
+    build = "mypyc-compiled" if blockdensity.segment.__file__.endswith(".so") else "pure Python"
+    print(f"python {sys.version.split()[0]}, blockdensity {build}")
     print()
-    print(f"| {'extractor':26} | {'pages/s':>8} | {'MB/s':>6} | {'ms/page':>7} | {'fit speed / this':>16} |")
+    columns = f"{'pages/s':>8} | {'MB/s':>6} | {'ms/page':>7} | {'fit speed / this':>16}"
+    print(f"| {'extractor':26} | {columns} |")
     print(f"|{'-' * 28}|{'-' * 9}:|{'-' * 7}:|{'-' * 8}:|{'-' * 17}:|")
     for name, seconds in best.items():
         print(
