@@ -72,11 +72,12 @@ def _take_off_subs(texts: list[str], words: list[int], links: list[int]) -> None
             links[index] -= count
 
 
-_MARKS: Final = (ANCHOR_MARK, BREAK_MARK, SUB_OPEN, SUB_CLOSE)
-
-
 def _is_word_character(char: str) -> bool:
-    if char in _MARKS:
+    # Markers separate words, except sup/sub edges, which vanish from the
+    # counted text: next to one, the neighbour is unknown, so say "joins".
+    if char in (SUB_OPEN, SUB_CLOSE):
+        return True
+    if char in (ANCHOR_MARK, BREAK_MARK):
         return False
     cls = char_class(char)
     return cls in (LETTER, JOINER) or cls in GLUE
@@ -87,6 +88,7 @@ def _apart_pieces(text: str) -> list[tuple[str, bool]] | None:
     link text; None when some sup/sub text joins a word outside it."""
     pieces: list[tuple[str, bool]] = []
     position = 0
+    linked = False  # inside a link at `position`; carried along, so the scan stays linear
     while (start := text.find(SUB_OPEN, position)) >= 0:
         end = text.find(SUB_CLOSE, start)
         if end < 0:
@@ -99,11 +101,13 @@ def _apart_pieces(text: str) -> list[tuple[str, bool]] | None:
             or (_is_word_character(inner[-1]) and _is_word_character(after))
         ):
             return None
-        linked = bool(text.count(ANCHOR_MARK, 0, start) & 1)
+        if text.count(ANCHOR_MARK, position, start) & 1:
+            linked = not linked
         for part in inner.replace(BREAK_MARK, _SPACE).split(ANCHOR_MARK):
             if part:
                 pieces.append((part, linked))
             linked = not linked
+        linked = not linked  # one flip too many: a link edge follows each part but the last
         position = end + 1
     return pieces
 

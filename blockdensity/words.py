@@ -179,6 +179,8 @@ _CJK_SEPARATOR: Final = re.compile(
     + "]"
 )
 
+_REPLACEMENT: Final = "\ufffd"
+
 # Ends each text in a batch. The space ends the text's last word (the
 # translation leaves runs of "a" followed by a space: one per word); the NUL,
 # which the translation keeps, splits the batch back into one part per text.
@@ -204,6 +206,9 @@ def count_ended(texts: str) -> list[int]:
     """
     if texts.isascii():
         return _count_encoded(texts.encode("ascii"), _ASCII_TABLE, _DELETED)
+    if _REPLACEMENT in texts:
+        # U+FFFD (undecodable bytes) is in no code page; it separates words.
+        texts = texts.replace(_REPLACEMENT, SEPARATOR)
     try:  # most Western text: every character in Windows-1252
         data = texts.encode("cp1252")
     except UnicodeEncodeError:
