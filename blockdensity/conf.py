@@ -57,10 +57,12 @@ class Conf:
                 raise ValueError(f"Conf.{name} must be a set of names, got {value!r}")
             object.__setattr__(self, name, frozenset(item.lower() for item in value))
         # Resolve the element names now, so a typo fails here and not mid-page.
-        try:
-            tags.flags_for(self.boundaries, self.drop_elements)
-        except ValueError as exc:
-            raise ValueError(f"Conf: {exc}") from None
+        for name in ("boundaries", "drop_elements"):
+            for element in sorted(getattr(self, name)):
+                try:
+                    tags.tag_id(element)
+                except ValueError as exc:
+                    raise ValueError(f"Conf.{name}: {exc}") from None
 
     def without_drops(self) -> Conf:
         """This configuration with no semantic drops (the CLI's --no-drop)."""

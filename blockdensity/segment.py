@@ -117,12 +117,13 @@ def trace_segment(html: str | bytes, conf: Conf, trace: Trace | None) -> tuple[P
     filling it with the block of every text node (for --highlight)."""
     doc = dom.parse(html)
     page = _walk(doc, conf, trace)
-    if not page.blocks and "<" in page.title:
+    if not page.blocks:
         # An unclosed <title> swallows the whole page into the title (HTML5
-        # RCDATA), leaving an empty body. End the title at its first tag and
-        # parse again, which recovers the page as the reference does.
+        # RCDATA), leaving an empty body. End each title that holds markup at
+        # its first tag and parse again, which recovers the page as the
+        # reference does. (Rare: only pages without visible body text pay.)
         source = html.decode("utf-8", "replace") if isinstance(html, bytes) else html
-        repaired = _close_title(source)
+        repaired = _close_titles(source)
         if repaired is not None:
             if trace is not None:
                 trace.clear()
@@ -132,17 +133,33 @@ def trace_segment(html: str | bytes, conf: Conf, trace: Trace | None) -> tuple[P
 
 
 _TITLE_OPEN: Final = re.compile(r"<title\b[^>]*>", re.IGNORECASE)
-_TAG_START: Final = re.compile(r"<[A-Za-z!/?]")
+_TAG_START: Final = re.compile(r"<[A-Za-z!?]|</(?!title\b)", re.IGNORECASE)
+_TITLE_CLOSE: Final = re.compile(r"</title\b", re.IGNORECASE)
 
 
-def _close_title(html: str) -> str | None:
-    opening = _TITLE_OPEN.search(html)
-    if opening is None:
+def _close_titles(html: str) -> str | None:
+    """`html` with every <title> whose text holds a tag ended before that tag; None if none does."""
+    cuts: list[int] = []
+    position = 0
+    while (opening := _TITLE_OPEN.search(html, position)) is not None:
+        tag = _TAG_START.search(html, opening.end())
+        closing = _TITLE_CLOSE.search(html, opening.end())
+        if tag is None:
+            break
+        if closing is None or tag.start() < closing.start():
+            cuts.append(tag.start())
+            position = tag.start()
+        else:
+            position = closing.end()
+    if not cuts:
         return None
-    tag = _TAG_START.search(html, opening.end())
-    if tag is None:
-        return None
-    return f"{html[: tag.start()]}</title>{html[tag.start() :]}"
+    parts: list[str] = []
+    previous = 0
+    for cut in cuts:
+        parts += (html[previous:cut], "</title>")
+        previous = cut
+    parts.append(html[previous:])
+    return "".join(parts)
 
 
 # Custom elements the fit puts around an element dropped for its ARIA role.

@@ -24,6 +24,7 @@ __all__ = [
     "VOID",
     "TagTable",
     "flags_for",
+    "tag_id",
 ]
 
 # SPEC section 2: inline elements never split a block and never split a word.
@@ -105,6 +106,11 @@ class TagTable:
 
     def name(self, node_id: int) -> str:
         return self.names.get(node_id, "?")
+
+
+def tag_id(name: str) -> int:
+    """The lexbor tag id of an HTML element name; ValueError if lexbor does not know it."""
+    return dom.tag_id(name)
 
 
 def _ids(names: Iterable[str]) -> dict[int, str]:

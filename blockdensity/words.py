@@ -186,16 +186,19 @@ _REPLACEMENT: Final = "\ufffd"
 # which the translation keeps, splits the batch back into one part per text.
 END: Final = " \x00"
 _END_BYTE: Final = b"\x00"
+END_MARK: Final = "\x00"  # the character in END that splits a batch
 
 
 def count_words(text: str) -> int:
     """The number of words in `text` under the SPEC section 3 rule."""
-    return count_ended(text + END)[0]
+    return count_many([text])[0]
 
 
 def count_many(texts: list[str]) -> list[int]:
-    """The number of words in each of `texts` (none may contain NUL)."""
-    return count_ended("".join([text + END for text in texts])) if texts else []
+    """The number of words in each of `texts`."""
+    # NUL separates words like any control character; here it must not also
+    # end a text, so it is spelled as the space it amounts to.
+    return count_ended("".join([text.replace(END_MARK, " ") + END for text in texts]))
 
 
 def count_ended(texts: str) -> list[int]:
@@ -227,7 +230,7 @@ def count_ended(texts: str) -> list[int]:
         table, deleted = _CODEPAGES[codec]
         return _count_encoded(texts.encode(codec, "blockdensity.count"), table, deleted)
     # Dense text no code page covers (Devanagari, mixed scripts...): text by text.
-    parts = texts.split(_END_BYTE.decode())[:-1]
+    parts = texts.split(END_MARK)[:-1]
     counts = [0] * len(parts)
     batched: list[int] = []
     for index, text in enumerate(parts):
