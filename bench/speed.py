@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import logging
 import resource
 import statistics
 import sys
@@ -42,6 +43,9 @@ def _extractors() -> dict[str, tuple[Extractor, int]]:
     from resiliparse.parse.html import HTMLTree
 
     numwords = boilerpy3.extractors.NumWordsRulesExtractor(raise_on_failure=False)
+    # Peers log a warning per odd page; the table is what this script prints.
+    for noisy in ("trafilatura", "htmldate", "courlan", "boilerpy3"):
+        logging.getLogger(noisy).setLevel(logging.CRITICAL)
 
     def resiliparse_main(html: str) -> object:
         return extract_plain_text(HTMLTree.parse(html), main_content=True)
