@@ -52,9 +52,9 @@ def tag_id(name: str) -> int:
     return node_id
 
 
-def select(doc: Document, selector: str) -> list[Node]:
-    """The elements of `doc` that match a CSS selector, in document order."""
-    return doc.css(selector)
+def select(root: Node, selector: str) -> list[Node]:
+    """The elements under `root` that match a CSS selector, in document order."""
+    return root.css(selector)
 
 
 def is_static_tag_id(node_id: int) -> bool:

@@ -179,7 +179,10 @@ def _apply_attributes(doc: dom.Document, conf: Conf) -> tuple[int, int]:
     """
     selectors = ["[hidden]"] + [f'[role="{role}" i]' for role in sorted(conf.drop_roles)]
     open_id = close_id = -1
-    for node in dom.select(doc, ",".join(selectors)):
+    body = doc.body
+    if body is None:
+        return open_id, close_id
+    for node in dom.select(body, ",".join(selectors)):
         attrs = node.attrs
         if "hidden" in attrs:
             node.replace_with(doc.create_node("img"))
