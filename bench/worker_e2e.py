@@ -1,0 +1,312 @@
+"""End-to-end speed of the queue stage against the in-process fit, on the development corpus.
+
+1. Throughput: every page of both development sets, `--rounds` times over,
+   is published (MessagePack) to a fresh input queue on the local broker;
+   then `python -m worker` starts with its defaults (only queue names and the
+   HTTP port differ) and drains it. End-to-end pages/s runs from the
+   worker's readiness to the last output's arrival; CPU per page over the
+   same interval is split into the worker's parent process, its pool
+   children (live and recycled) and the broker (beam.smp).
+2. Latency: one more pass over the pages, published at half the measured
+   rate; p50/p99 of publish -> output received (by this process).
+3. The single-core in-process fit rate on the same pages (this process's
+   CPU time, best of 3 passes), measured before and after the worker's run
+   (the better counts). The machine's other CPU use during the run is
+   reported, as a measure of noise.
+
+    python bench/worker.py [--rounds 4] [--data ../shared/data]
+
+(bench/worker.py runs this module; see there why it is two files.) Needs
+RabbitMQ on 127.0.0.1:5672 (started if not answering). Queues are named
+bench.<random>.* and deleted afterwards.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+import uuid
+from pathlib import Path
+
+import msgspec
+from corpus import DEFAULT_DATA, Page, load_pages
+
+from blockdensity import fit_text
+from worker.amqp import Client, Received
+from worker.config import Settings, load_settings
+from worker.devbroker import ensure_rabbitmq
+from worker.schemas import clean_message_id
+
+ROOT = Path(__file__).resolve().parents[1]
+_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _stat(pid: int) -> list[str] | None:
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    # The command name may contain spaces: fields start after its ")".
+    return text[text.rindex(")") + 2 :].split()
+
+
+def _cpu(pid: int, *, reaped_children: bool = False) -> float:
+    """utime + stime of `pid` in seconds (plus its reaped children's, if asked)."""
+    fields = _stat(pid)
+    if fields is None:
+        return 0.0
+    ticks = int(fields[11]) + int(fields[12])  # utime, stime
+    if reaped_children:
+        ticks += int(fields[13]) + int(fields[14])  # cutime, cstime
+    return ticks / _TICKS
+
+
+def _descendants(root: int) -> list[int]:
+    parents: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            fields = _stat(int(entry.name))
+            if fields is not None:
+                parents.setdefault(int(fields[1]), []).append(int(entry.name))
+    found, todo = [], [root]
+    while todo:
+        for child in parents.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found
+
+
+def _broker_pids() -> list[int]:
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if (entry / "comm").read_text().strip() == "beam.smp":
+                    pids.append(int(entry.name))
+            except OSError:
+                continue
+    return pids
+
+
+def _cpu_split(worker: int, broker: list[int]) -> tuple[float, float, float]:
+    """CPU seconds so far: worker parent, its descendants (pool), broker."""
+    children = sum(_cpu(pid, reaped_children=True) for pid in _descendants(worker))
+    return _cpu(worker), children, sum(_cpu(pid) for pid in broker)
+
+
+def _machine_busy() -> float:
+    """CPU seconds all processors have spent busy (not idle) since boot, from /proc/stat."""
+    fields = [int(value) for value in Path("/proc/stat").read_text().split("\n")[0].split()[1:]]
+    idle = fields[3] + fields[4]  # idle, iowait
+    return (sum(fields[:8]) - idle) / _TICKS  # up to steal, not guest (counted in user)
+
+
+def _percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
+
+
+def _message(page: Page, index: int, round_: int) -> tuple[str, bytes]:
+    message_id = f"bench-{round_}-{index}"
+    body = msgspec.msgpack.encode(
+        {
+            "url": f"https://{page.set_name}.example/{page.page_id}",
+            "body": page.raw,
+            "fetch_id": message_id,
+        }
+    )
+    return message_id, body
+
+
+def _wait_ready(port: int, timeout: float) -> float:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/readyz", timeout=1) as reply:
+                if reply.status == 200:
+                    return time.monotonic()
+        except (urllib.error.URLError, OSError):
+            pass
+        time.sleep(0.01)
+    raise RuntimeError("the worker did not become ready")
+
+
+async def _publish_all(client: Client, queue: str, messages: list[tuple[str, bytes]]) -> None:
+    window = 200  # publishes awaiting their confirms at once
+    for start in range(0, len(messages), window):
+        await asyncio.gather(
+            *(
+                client.publish(queue, body, content_type="application/msgpack", message_id=mid)
+                for mid, body in messages[start : start + window]
+            )
+        )
+
+
+async def _run(pages: list[Page], rounds: int) -> dict[str, float]:
+    suffix = uuid.uuid4().hex[:8]
+    port = _free_port()
+    env = {
+        **os.environ,
+        "BLOCKDENSITY_INPUT_QUEUE": f"bench.{suffix}.fetched",
+        "BLOCKDENSITY_OUTPUT_EXCHANGE": f"bench.{suffix}.pages",
+        "BLOCKDENSITY_OUTPUT_QUEUE": f"bench.{suffix}.clean",
+        "BLOCKDENSITY_DEAD_LETTER_EXCHANGE": f"bench.{suffix}.dlx",
+        "BLOCKDENSITY_DEAD_LETTER_QUEUE": f"bench.{suffix}.dead",
+        "BLOCKDENSITY_HTTP_PORT": str(port),
+        "BLOCKDENSITY_LOG_LEVEL": "WARNING",
+    }
+    settings: Settings = load_settings(env)
+    messages = [_message(page, i, r) for r in range(rounds) for i, page in enumerate(pages)]
+    figures: dict[str, float] = {"pages": len(messages)}
+    arrivals: dict[str, float] = {}
+    done = asyncio.Event()
+    expected = len(messages)
+
+    def on_output(message: Received) -> None:
+        if message.message_id is not None:
+            arrivals.setdefault(message.message_id, message.received)
+        if len(arrivals) >= expected:
+            done.set()
+
+    async with Client(settings.amqp_url) as client:
+        await client.declare_input(settings)
+        await _publish_all(client, settings.input_queue, messages)
+        worker = subprocess.Popen([sys.executable, "-m", "worker"], env=env, cwd=ROOT)
+        try:
+            broker = _broker_pids()
+            before = _cpu_split(worker.pid, broker)
+            client_before = time.process_time()
+            ready = await asyncio.to_thread(_wait_ready, port, 60)
+            # Snapshot again at readiness: the start (pool, imports) is not per page.
+            before = _cpu_split(worker.pid, broker)
+            client_before = time.process_time()
+            machine_before = _machine_busy()
+            await client.consume(settings.output_queue, on_output)
+            await asyncio.wait_for(done.wait(), 600)
+            end = max(arrivals.values())
+            after = _cpu_split(worker.pid, broker)
+            client_cpu = time.process_time() - client_before
+            machine = _machine_busy() - machine_before
+            seconds = end - ready
+            figures["seconds"] = seconds
+            figures["rate"] = expected / seconds
+            for name, first, last in zip(
+                ("parent", "children", "broker"), before, after, strict=True
+            ):
+                figures[name] = (last - first) / expected
+            figures["client"] = client_cpu / expected
+            # Whatever else ran on the machine meanwhile (other users, the kernel).
+            ours = sum(figures[name] for name in ("parent", "children", "broker", "client"))
+            figures["others"] = max(0.0, machine / expected - ours)
+
+            # Latency at half the measured rate.
+            latencies = await _paced(client, settings, pages, figures["rate"] / 2, arrivals)
+            figures["p50"] = _percentile(latencies, 0.50)
+            figures["p99"] = _percentile(latencies, 0.99)
+            figures["paced_rate"] = figures["rate"] / 2
+        finally:
+            worker.send_signal(signal.SIGTERM)
+            figures["exit"] = worker.wait(60)
+            await client.delete_topology(settings)
+    return figures
+
+
+async def _paced(
+    client: Client,
+    settings: Settings,
+    pages: list[Page],
+    rate: float,
+    arrivals: dict[str, float],
+) -> list[float]:
+    messages = [_message(page, i, 1000) for i, page in enumerate(pages)]
+    out_ids = {clean_message_id(mid, "", None): mid for mid, _ in messages}
+    sent: dict[str, float] = {}
+    start = time.monotonic()
+    for n, (mid, body) in enumerate(messages):
+        delay = start + n / rate - time.monotonic()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        sent[mid] = time.monotonic()
+        await client.publish(
+            settings.input_queue, body, content_type="application/msgpack", message_id=mid
+        )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not all(out in arrivals for out in out_ids):
+        await asyncio.sleep(0.05)
+    return [arrivals[out] - sent[mid] for out, mid in out_ids.items() if out in arrivals]
+
+
+def _in_process_rate(pages: list[Page], passes: int = 3) -> float:
+    best = float("inf")
+    for _ in range(passes):
+        start = time.process_time()
+        for page in pages:
+            fit_text(page.raw)
+        best = min(best, time.process_time() - start)
+    return len(pages) / best
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--rounds", type=int, default=4, help="passes over the corpus")
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    args = parser.parse_args()
+    # The broker cancels the output consumer when the queue is deleted at the end.
+    logging.getLogger("aiormq").setLevel(logging.ERROR)
+    ensure_rabbitmq()
+    pages = load_pages(args.data)
+    # Before and after the worker's run, nothing else of this benchmark running;
+    # the better of the two, since a noisy neighbour only ever slows it down.
+    first = _in_process_rate(pages)
+    figures = asyncio.run(_run(pages, args.rounds))
+    second = _in_process_rate(pages)
+    single = max(first, second)
+    ms = 1000.0
+    total = figures["parent"] + figures["children"] + figures["broker"]
+    moving = (figures["parent"] + figures["broker"]) / total
+    rows = [
+        ("pages (corpus x rounds)", f"{figures['pages']:.0f} ({len(pages)} x {args.rounds})"),
+        ("end-to-end", f"{figures['rate']:.0f} pages/s ({figures['seconds']:.2f} s)"),
+        (
+            "in-process fit, 1 core",
+            f"{single:.0f} pages/s (before {first:.0f}, after {second:.0f})",
+        ),
+        ("end-to-end / in-process", f"{figures['rate'] / single:.2f} (target >= 0.5)"),
+        (
+            f"latency p50 / p99 at {figures['paced_rate']:.0f} pages/s",
+            f"{figures['p50'] * ms:.1f} ms / {figures['p99'] * ms:.1f} ms",
+        ),
+        ("CPU per page: worker parent", f"{figures['parent'] * ms:.2f} ms"),
+        ("CPU per page: pool children", f"{figures['children'] * ms:.2f} ms"),
+        ("CPU per page: broker", f"{figures['broker'] * ms:.2f} ms"),
+        (
+            "CPU per page: total",
+            f"{total * ms:.2f} ms (parent and broker: {moving:.0%})",
+        ),
+        ("CPU per page: bench client", f"{figures['client'] * ms:.2f} ms (not in total)"),
+        ("CPU per page: anything else", f"{figures['others'] * ms:.2f} ms (noise; not in total)"),
+        ("worker exit status", f"{figures['exit']:.0f}"),
+    ]
+    width = max(len(name) for name, _ in rows)
+    print(f"{'':{width}}  worker defaults, {os.cpu_count()} CPUs, broker on this machine")
+    for name, value in rows:
+        print(f"{name:{width}}  {value}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,141 @@
+"""Settings: defaults, every variable parsed, invalid values named, the password hidden."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from worker.config import (
+    SETTINGS,
+    ConfigError,
+    available_cpus,
+    load_settings,
+    redact_url,
+    unknown_variables,
+)
+
+
+def test_defaults() -> None:
+    settings = load_settings({})
+    assert settings.amqp_url == "amqp://guest:guest@127.0.0.1:5672/"
+    assert settings.input_queue == "pages.fetched"
+    assert settings.output_exchange == "pages"
+    assert settings.output_routing_key == "clean"
+    assert settings.output_queue == "pages.clean"
+    assert settings.dead_letter_exchange == "pages.dlx"
+    assert settings.dead_letter_queue == "pages.dead"
+    assert settings.delivery_limit == 5
+    assert settings.pool_size == available_cpus()
+    assert settings.prefetch == 2 * settings.pool_size
+    assert settings.fit_timeout == 10.0
+    assert settings.max_body_bytes == 8 * 1024 * 1024
+    assert settings.grace_period == 25.0
+    assert settings.http_port == 9108
+    assert settings.log_level == "INFO"
+    assert settings.log_format == "text"
+    assert settings.fit_hook == ""
+
+
+def test_available_cpus_is_the_affinity_not_the_machine() -> None:
+    assert 1 <= available_cpus() <= len(os.sched_getaffinity(0))
+
+
+def test_overrides() -> None:
+    settings = load_settings(
+        {
+            "BLOCKDENSITY_POOL_SIZE": "3",
+            "BLOCKDENSITY_MAX_BODY_BYTES": "512KiB",
+            "BLOCKDENSITY_FIT_TIMEOUT": "2.5s",
+            "BLOCKDENSITY_LOG_LEVEL": "debug",
+            "BLOCKDENSITY_LOG_FORMAT": "JSON",
+            "BLOCKDENSITY_INPUT_QUEUE": "crawl.pages",
+            "BLOCKDENSITY_FIT_HOOK": "markers",
+        }
+    )
+    assert settings.pool_size == 3
+    assert settings.prefetch == 6  # follows the pool size unless set
+    assert settings.max_body_bytes == 512 * 1024
+    assert settings.fit_timeout == 2.5
+    assert settings.log_level == "DEBUG"
+    assert settings.log_format == "json"
+    assert settings.input_queue == "crawl.pages"
+    assert settings.fit_hook == "markers"
+
+
+def test_empty_value_means_default() -> None:
+    assert load_settings({"BLOCKDENSITY_PREFETCH": " "}).prefetch == 2 * available_cpus()
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "complaint"),
+    [
+        ("BLOCKDENSITY_POOL_SIZE", "two", "whole number"),
+        ("BLOCKDENSITY_POOL_SIZE", "0", "between 1"),
+        ("BLOCKDENSITY_PREFETCH", "-1", "between 1"),
+        ("BLOCKDENSITY_DELIVERY_LIMIT", "1.5", "whole number"),
+        ("BLOCKDENSITY_FIT_TIMEOUT", "soon", "seconds"),
+        ("BLOCKDENSITY_FIT_TIMEOUT", "nan", "between"),
+        ("BLOCKDENSITY_MAX_BODY_BYTES", "8MB", "KiB, MiB or GiB"),
+        ("BLOCKDENSITY_HTTP_PORT", "70000", "between 0 and 65535"),
+        ("BLOCKDENSITY_LOG_LEVEL", "loud", "one of"),
+        ("BLOCKDENSITY_LOG_FORMAT", "xml", "one of"),
+        ("BLOCKDENSITY_FIT_HOOK", "segfault", "one of"),
+        ("BLOCKDENSITY_AMQP_URL", "http://broker/", "amqp://"),
+        ("BLOCKDENSITY_INPUT_QUEUE", "q" * 256, "255 bytes"),
+    ],
+)
+def test_invalid_value_names_the_variable(variable: str, value: str, complaint: str) -> None:
+    with pytest.raises(ConfigError) as error:
+        load_settings({variable: value})
+    assert str(error.value).startswith(f"{variable}=")
+    assert complaint in str(error.value)
+
+
+def test_password_is_never_shown() -> None:
+    url = "amqp://crawler:s3cret@rabbit.internal:5672/pages"
+    settings = load_settings({"BLOCKDENSITY_AMQP_URL": url})
+    assert settings.amqp_url == url
+    assert "s3cret" not in repr(settings)
+    assert "s3cret" not in str(settings)
+    assert redact_url(url) == "amqp://crawler:***@rabbit.internal:5672/pages"
+    assert redact_url("amqp://localhost/") == "amqp://localhost/"
+    with pytest.raises(ConfigError) as error:
+        load_settings({"BLOCKDENSITY_AMQP_URL": "https://crawler:s3cret@h/"})
+    assert "s3cret" not in str(error.value)
+
+
+def test_unknown_variables_are_reported() -> None:
+    env = {"BLOCKDENSITY_POOL_SIZ": "2", "BLOCKDENSITY_POOL_SIZE": "2", "BLOCKDENSITY_DATA": "x"}
+    assert unknown_variables(env) == ["BLOCKDENSITY_POOL_SIZ"]
+
+
+def test_help_lists_every_variable_with_its_default() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "worker", "--help"], capture_output=True, text=True, check=True
+    )
+    for setting in SETTINGS:
+        assert setting.env in result.stdout
+    assert "(default: pages.fetched)" in result.stdout
+    assert "(default: 8MiB)" in result.stdout
+
+
+def test_invalid_setting_exits_2_naming_the_variable() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "worker"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "BLOCKDENSITY_GRACE_PERIOD": "forever"},
+        check=False,
+    )
+    assert result.returncode == 2
+    assert "BLOCKDENSITY_GRACE_PERIOD='forever'" in result.stderr
+
+
+def test_the_documentation_lists_every_variable() -> None:
+    text = (Path(__file__).resolve().parents[2] / "docs" / "worker.md").read_text()
+    for setting in SETTINGS:
+        assert f"| `{setting.env}` |" in text

@@ -1,0 +1,196 @@
+"""`python -m worker` under load: SIGTERM, SIGKILL and a restart, the broker closing connections.
+
+The pages carry the test hook's SLOW marker (0.2 s more per page), so that
+there is work in flight when the worker is interrupted.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import time
+from pathlib import Path
+
+import msgspec
+import pytest
+
+from worker.amqp import Client, Received
+from worker.config import load_settings
+from worker.devbroker import rabbitmqctl
+from worker.schemas import CleanPage
+
+from .conftest import (
+    SLOW,
+    WorkerProcess,
+    alive,
+    collect,
+    collect_urls,
+    corpus_pages,
+    http_get,
+    msgpack_page,
+    page_url,
+    publish_pages,
+    start_worker,
+    wait_for,
+    worker_env,
+)
+
+pytestmark = [pytest.mark.integration, pytest.mark.slow]
+
+PAGES = 40
+
+
+def _urls(messages: list[Received]) -> list[str]:
+    return [msgspec.msgpack.decode(message.body, type=CleanPage).url for message in messages]
+
+
+async def test_sigterm_under_load_exits_0_within_the_grace_period_and_loses_nothing(
+    rabbitmq: None,
+    worker_processes: list[WorkerProcess],
+    tmp_path: Path,
+) -> None:
+    env = worker_env(grace_period="8", fit_hook="markers")
+    settings = load_settings(env)
+    async with Client(settings.amqp_url) as client:
+        try:
+            await client.declare_input(settings)
+            urls = await publish_pages(client, settings, corpus_pages(PAGES), marker=SLOW)
+            worker = start_worker(env, tmp_path / "worker.log")
+            worker_processes.append(worker)
+            outputs = await collect(client, settings.output_queue, 5)
+            assert len(outputs) == 5
+
+            worker.process.send_signal(signal.SIGTERM)
+            start = time.monotonic()
+            code = await asyncio.to_thread(worker.process.wait, 30)
+            assert code == 0, worker.log_text()
+            assert time.monotonic() - start < 8 + 2  # the grace period and the closing
+            log = worker.log_text()
+            assert "SIGTERM received" in log
+            assert "finishing" in log  # there was work in flight...
+            assert "requeueing" not in log  # ...and all of it finished
+            assert "Traceback" not in log
+
+            # Every page is an output or still in the input queue, once.
+            outputs += await collect(client, settings.output_queue, PAGES, until_empty=True)
+            left = await collect(client, settings.input_queue, PAGES, until_empty=True)
+            assert left
+            assert sorted(_urls(outputs) + [page_url(message) for message in left]) == sorted(urls)
+            assert await client.is_empty(settings.dead_letter_queue)
+        finally:
+            await client.delete_topology(settings)
+
+
+async def test_sigterm_requeues_what_cannot_finish_in_the_grace_period(
+    rabbitmq: None,
+    worker_processes: list[WorkerProcess],
+    tmp_path: Path,
+) -> None:
+    env = worker_env(grace_period="1", fit_hook="markers", fit_timeout="60")
+    settings = load_settings(env)
+    hung = [f"https://hung.example/{index}" for index in range(3)]
+    async with Client(settings.amqp_url) as client:
+        try:
+            await client.declare_input(settings)
+            worker = start_worker(env, tmp_path / "worker.log")
+            worker_processes.append(worker)
+            for url in hung:
+                await client.publish(
+                    settings.input_queue,
+                    msgpack_page(url, b"<p>BLOCKDENSITY-TEST-HANG</p>"),
+                    content_type="application/msgpack",
+                )
+            await wait_for(
+                lambda: "blockdensity_in_flight 3.0" in http_get(worker.port, "/metrics")[1]
+            )
+
+            worker.process.send_signal(signal.SIGTERM)
+            start = time.monotonic()
+            assert await asyncio.to_thread(worker.process.wait, 30) == 0
+            assert time.monotonic() - start < 1 + 4
+            assert "grace period over: requeueing 3 pages" in worker.log_text()
+
+            # Requeued, not acked, not dead-lettered; and no child is left hanging.
+            left = await collect(client, settings.input_queue, len(hung), timeout=10)
+            assert sorted(page_url(message) for message in left) == hung
+            assert await client.is_empty(settings.output_queue)
+            assert await client.is_empty(settings.dead_letter_queue)
+        finally:
+            await client.delete_topology(settings)
+
+
+async def test_sigkill_under_load_then_restart_yields_every_page(
+    rabbitmq: None,
+    worker_processes: list[WorkerProcess],
+    tmp_path: Path,
+) -> None:
+    env = worker_env(fit_hook="markers")
+    settings = load_settings(env)
+    async with Client(settings.amqp_url) as client:
+        try:
+            await client.declare_input(settings)
+            urls = await publish_pages(client, settings, corpus_pages(PAGES), marker=SLOW)
+            worker = start_worker(env, tmp_path / "first.log")
+            worker_processes.append(worker)
+            outputs = await collect(client, settings.output_queue, 5)
+            children = worker.descendants()
+            assert children  # the forkserver and the pool
+
+            worker.process.kill()
+            worker.process.wait(10)
+            # The pool's processes die with their parent: no orphan keeps running.
+            await wait_for(lambda: not any(alive(pid) for pid in children), timeout=10)
+
+            restarted = start_worker(env, tmp_path / "second.log")
+            worker_processes.append(restarted)
+            missing = sorted(set(urls) - set(_urls(outputs)))
+            outputs += await collect_urls(client, settings.output_queue, missing)
+
+            seen = _urls(outputs)
+            assert sorted(set(seen)) == sorted(urls)
+            # Duplicates (pages in flight at the kill) carry the same message_id.
+            ids: dict[str, set[str | None]] = {}
+            for url, message in zip(seen, outputs, strict=True):
+                ids.setdefault(url, set()).add(message.message_id)
+            assert all(len(message_ids) == 1 for message_ids in ids.values())
+            assert len({next(iter(message_ids)) for message_ids in ids.values()}) == len(urls)
+
+            restarted.process.send_signal(signal.SIGTERM)
+            assert await asyncio.to_thread(restarted.process.wait, 30) == 0
+        finally:
+            await client.delete_topology(settings)
+
+
+async def test_reconnects_after_the_broker_closes_every_connection(
+    rabbitmq: None,
+    worker_processes: list[WorkerProcess],
+    tmp_path: Path,
+) -> None:
+    env = worker_env(fit_hook="markers")
+    settings = load_settings(env)
+    async with Client(settings.amqp_url) as client:
+        try:
+            await client.declare_input(settings)
+            urls = await publish_pages(client, settings, corpus_pages(PAGES), marker=SLOW)
+            worker = start_worker(env, tmp_path / "worker.log")
+            worker_processes.append(worker)
+            outputs = await collect(client, settings.output_queue, 5)
+
+            await asyncio.to_thread(
+                rabbitmqctl, "close_all_connections", "test: closing every connection"
+            )
+            missing = sorted(set(urls) - set(_urls(outputs)))
+            outputs += await collect_urls(client, settings.output_queue, missing)
+            assert set(_urls(outputs)) == set(urls)
+            assert worker.process.poll() is None  # it reconnected rather than exiting
+            await wait_for(lambda: http_get(worker.port, "/readyz")[0] == 200, timeout=30)
+            status, metrics = http_get(worker.port, "/metrics")
+            assert status == 200
+            # Acks for deliveries of the closed channel fail, are counted, and
+            # the broker redelivers those pages (the outputs above include them).
+            assert "blockdensity_ack_failures_total" in metrics
+
+            worker.process.send_signal(signal.SIGTERM)
+            assert await asyncio.to_thread(worker.process.wait, 30) == 0
+        finally:
+            await client.delete_topology(settings)

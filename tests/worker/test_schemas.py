@@ -1,0 +1,233 @@
+"""The message contract: decoding, its errors, the output's id, the committed JSON Schemas."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from datetime import UTC, datetime
+
+import msgspec
+import pytest
+
+from worker.schemas import (
+    SCHEMA_DIR,
+    CleanPage,
+    Encoding,
+    FetchedPage,
+    InvalidMessageError,
+    clean_message_id,
+    decode_page,
+    encode_clean,
+    encoding_for,
+    is_html,
+    json_schemas,
+)
+
+
+def test_msgpack_page_carries_raw_bytes() -> None:
+    body = "<p>caf\xe9</p>".encode("latin-1")  # not UTF-8: bytes pass untouched
+    data = msgspec.msgpack.encode(
+        {
+            "url": "https://example.org/",
+            "body": body,
+            "charset": "iso-8859-1",
+            "content_type": "text/html; charset=iso-8859-1",
+            "status": 203,
+            "fetched_at": "2024-05-01T12:00:00Z",
+            "fetch_id": "f-1",
+        }
+    )
+    page = decode_page(data, encoding_for("application/msgpack"))
+    assert page == FetchedPage(
+        url="https://example.org/",
+        body=body,
+        charset="iso-8859-1",
+        content_type="text/html; charset=iso-8859-1",
+        status=203,
+        fetched_at=datetime(2024, 5, 1, 12, tzinfo=UTC),
+        fetch_id="f-1",
+    )
+
+
+def test_json_page_carries_a_string_and_defaults() -> None:
+    page = decode_page(b'{"url": "https://e.org/", "body": "<p>hi</p>"}', Encoding.JSON)
+    assert page.body == "<p>hi</p>"
+    assert page.status == 200
+    assert page.charset is None
+    assert page.content_type is None
+    assert page.fetched_at is None
+    assert page.fetch_id is None
+
+
+def test_unknown_fields_are_ignored() -> None:
+    data = msgspec.msgpack.encode({"url": "u", "body": b"x", "crawler": {"v": 2}, "depth": 3})
+    assert decode_page(data, Encoding.MSGPACK).url == "u"
+
+
+@pytest.mark.parametrize(
+    ("content_type", "encoding"),
+    [
+        ("application/json", Encoding.JSON),
+        ("application/json; charset=utf-8", Encoding.JSON),
+        ("application/msgpack", Encoding.MSGPACK),
+        ("application/x-msgpack", Encoding.MSGPACK),
+        ("Application/MsgPack", Encoding.MSGPACK),
+    ],
+)
+def test_content_type_chooses_the_encoding(content_type: str | None, encoding: Encoding) -> None:
+    assert encoding_for(content_type) is encoding
+
+
+@pytest.mark.parametrize(
+    ("content_type", "complaint"),
+    [
+        (None, "no content_type is not one of application/json"),
+        ("", "no content_type"),
+        ("text/html", "'text/html' is not one of"),
+        ("application/octet-stream", "is not one of"),
+    ],
+)
+def test_unknown_content_type_is_invalid(content_type: str | None, complaint: str) -> None:
+    with pytest.raises(InvalidMessageError, match=complaint):
+        encoding_for(content_type)
+
+
+@pytest.mark.parametrize(
+    ("encoding", "data", "complaint"),
+    [
+        (Encoding.MSGPACK, b"\xc1", "undecodable msgpack: MessagePack data is malformed"),
+        (Encoding.MSGPACK, b"", "undecodable msgpack: Input data was truncated"),
+        (Encoding.JSON, b'{"url": "u", "body": ', "undecodable json"),
+        (Encoding.JSON, b"[1, 2]", "Expected `object`, got `array`"),
+        (Encoding.JSON, b'{"body": "x"}', "Object missing required field `url`"),
+        (Encoding.JSON, b'{"url": "u"}', "Object missing required field `body`"),
+        (Encoding.JSON, b'{"url": "", "body": "x"}', "length >= 1 - at `$.url`"),
+        (Encoding.JSON, b'{"url": 7, "body": "x"}', "Expected `str`, got `int` - at `$.url`"),
+        (Encoding.JSON, b'{"url": "u", "body": "x", "status": 99}', "at `$.status`"),
+        (Encoding.JSON, b'{"url": "u", "body": "x", "status": "200"}', "at `$.status`"),
+        (
+            Encoding.JSON,
+            b'{"url": "u", "body": "x", "fetched_at": "yesterday"}',
+            "Invalid RFC3339 encoded datetime - at `$.fetched_at`",
+        ),
+        (
+            Encoding.MSGPACK,
+            msgspec.msgpack.encode({"url": "u", "body": "a string, not bytes"}),
+            "Expected `bytes`, got `str` - at `$.body`",
+        ),
+        (
+            Encoding.MSGPACK,
+            msgspec.msgpack.encode({"url": "u", "body": b"x", "charset": 8}),
+            "at `$.charset`",
+        ),
+    ],
+)
+def test_every_invalid_message_says_what_and_where(
+    encoding: Encoding,
+    data: bytes,
+    complaint: str,
+) -> None:
+    with pytest.raises(InvalidMessageError) as error:
+        decode_page(data, encoding)
+    assert complaint in str(error.value)
+    assert str(error.value).startswith(("undecodable", f"{encoding.value} FetchedPage:"))
+
+
+@pytest.mark.parametrize(
+    ("content_type", "html"),
+    [
+        (None, True),
+        ("text/html", True),
+        ("text/html; charset=utf-8", True),
+        ("TEXT/HTML", True),
+        ("application/xhtml+xml", True),
+        ("application/pdf", False),
+        ("text/plain", False),
+        ("image/png", False),
+    ],
+)
+def test_is_html(content_type: str | None, html: bool) -> None:
+    assert is_html(content_type) is html
+
+
+def test_message_id_is_deterministic() -> None:
+    first = clean_message_id("in-1", "https://e.org/", "f")
+    assert first == clean_message_id("in-1", "https://e.org/", "f")
+    # The input's message_id decides when there is one...
+    assert first == clean_message_id("in-1", "https://other.org/", None)
+    assert first != clean_message_id("in-2", "https://e.org/", "f")
+    # ...else url and fetch_id.
+    by_url = clean_message_id(None, "https://e.org/", "f")
+    assert by_url == clean_message_id("", "https://e.org/", "f")
+    assert by_url != clean_message_id(None, "https://e.org/", "g")
+    assert by_url != clean_message_id(None, "https://e.org/x", "f")
+    assert by_url != first
+    assert len(first) == 32
+    assert int(first, 16) >= 0
+
+
+def test_message_id_is_the_same_in_another_process() -> None:
+    # Not salted by PYTHONHASHSEED or anything else of the process.
+    code = "from worker.schemas import clean_message_id as c; print(c('m', 'u', None))"
+    other = subprocess.run(  # noqa: S603 - our own interpreter and code
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.strip()
+    assert other == clean_message_id("m", "u", None)
+
+
+def _clean(**changes: object) -> CleanPage:
+    fields: dict[str, object] = {
+        "url": "https://e.org/",
+        "fetch_id": None,
+        "title": "T",
+        "lang": "en",
+        "text": "main text",
+        "fallback": False,
+        "fallback_reason": None,
+        "blocks_total": 9,
+        "blocks_with_words": 8,
+        "blocks_kept": 3,
+        "words_total": 100,
+        "words_kept": 60,
+        "fit_seconds": 0.002,
+    }
+    fields.update(changes)
+    return CleanPage(**fields)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("encoding", list(Encoding))
+def test_clean_page_round_trips(encoding: Encoding) -> None:
+    page = _clean(fallback=True, fallback_reason="single_block")
+    data = encode_clean(page, encoding)
+    decoded = (
+        msgspec.json.decode(data, type=CleanPage)
+        if encoding is Encoding.JSON
+        else msgspec.msgpack.decode(data, type=CleanPage)
+    )
+    assert decoded == page
+    assert decoded.schema_version == 1
+
+
+def test_clean_page_field_order_is_the_contract() -> None:
+    assert CleanPage.__struct_fields__ == (
+        "url",
+        "fetch_id",
+        "title",
+        "lang",
+        "text",
+        "fallback",
+        "fallback_reason",
+        "blocks_total",
+        "blocks_with_words",
+        "blocks_kept",
+        "words_total",
+        "words_kept",
+        "fit_seconds",
+        "schema_version",
+    )
+
+
+def test_committed_json_schemas_match_the_structs() -> None:
+    for name, text in json_schemas().items():
+        committed = (SCHEMA_DIR / name).read_text(encoding="utf-8")
+        assert committed == text, f"schemas/{name} is stale: run python -m worker.schemas"

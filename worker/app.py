@@ -1,0 +1,148 @@
+"""The worker's lifecycle: start, consume, stop on a signal, drain, close.
+
+Shutdown (SIGTERM, SIGINT, or `request_stop`):
+1. cancel the consumer, so that the broker delivers nothing more;
+2. let the pages in flight finish (fit, publish, confirm, ack) until the
+   grace period, counted from the signal, runs out; a second signal cuts it
+   short;
+3. cancel what is left: each such task requeues its message, never acks it;
+4. close the connections (the broker requeues anything still unacked),
+   then the pool, then the HTTP server.
+Every publish has been confirmed or failed by then, since each task waits
+for its confirm before it ends.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+from typing import Final
+
+from worker.amqp import Broker, Delivery
+from worker.config import Settings, redact_url
+from worker.handler import Handler
+from worker.health import HealthServer
+from worker.metrics import Metrics
+from worker.pool import FitPool
+
+__all__ = ["App"]
+
+log = logging.getLogger(__name__)
+
+HEARTBEAT_INTERVAL: Final = 0.5
+
+
+class App:
+    def __init__(self, settings: Settings, metrics: Metrics | None = None) -> None:
+        self.settings = settings
+        self.metrics = metrics or Metrics()
+        self.broker = Broker(settings)
+        self.pool = FitPool(
+            size=settings.pool_size,
+            timeout=settings.fit_timeout,
+            max_tasks=settings.max_tasks_per_child,
+            hook=settings.fit_hook,
+            on_restart=self.metrics.pool_restarts.inc,
+        )
+        self.health = HealthServer(
+            self.metrics,
+            host=settings.http_host,
+            port=settings.http_port,
+            liveness_timeout=settings.liveness_timeout,
+        )
+        self._handler = Handler(settings, self.broker, self.pool, self.metrics)
+        self._tasks: set[asyncio.Task[str | None]] = set()
+        self._stop = asyncio.Event()
+        self._hurry = asyncio.Event()
+        self._stopping = False
+        self._deadline = 0.0
+
+    @property
+    def stop_requested(self) -> bool:
+        return self._stop.is_set()
+
+    def request_stop(self) -> None:
+        """Begin a graceful shutdown; a second request ends the grace period."""
+        if self._stop.is_set():
+            log.warning("second stop request: requeueing what is in flight now")
+            self._hurry.set()
+            return
+        self._deadline = asyncio.get_running_loop().time() + self.settings.grace_period
+        self._stop.set()
+
+    def install_signal_handlers(self) -> None:
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(signum, self._on_signal, signum)
+
+    def _on_signal(self, signum: int) -> None:
+        log.info("%s received: stopping", signal.Signals(signum).name)
+        self.request_stop()
+
+    async def run(self) -> None:
+        """Serve until asked to stop, then shut down cleanly (also after a failure)."""
+        settings = self.settings
+        self.health.start()
+        heartbeat = asyncio.create_task(self.health.heartbeat(self._ready, HEARTBEAT_INTERVAL))
+        try:
+            self.pool.start()
+            await self.pool.warm_up()
+            log.info(
+                "fit pool: %d processes, timeout %g s, replaced every %d pages",
+                settings.pool_size,
+                settings.fit_timeout,
+                settings.max_tasks_per_child,
+            )
+            if await self.broker.connect(self._stop):
+                await self.broker.start_consuming(self._on_message)
+                log.info(
+                    "consuming %s at %s (prefetch %d), publishing to %s/%s",
+                    settings.input_queue,
+                    redact_url(settings.amqp_url),
+                    settings.prefetch,
+                    settings.output_exchange,
+                    settings.output_routing_key,
+                )
+                await self._stop.wait()
+        finally:
+            await self._shutdown()
+            heartbeat.cancel()
+            await asyncio.gather(heartbeat, return_exceptions=True)
+            self.health.stop()
+        log.info("stopped")
+
+    async def _ready(self) -> bool:
+        return not self._stopping and await self.broker.is_ready()
+
+    def _on_message(self, delivery: Delivery) -> None:
+        task = asyncio.create_task(self._handler.handle(delivery))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _shutdown(self) -> None:
+        self._stopping = True
+        loop = asyncio.get_running_loop()
+        if not self._deadline:
+            self._deadline = loop.time() + self.settings.grace_period
+        await self.broker.stop_consuming()
+        pending = set(self._tasks)
+        if pending:
+            log.info("finishing %d pages in flight", len(pending))
+            hurry = asyncio.create_task(self._hurry.wait())
+            while True:
+                pending = {task for task in pending if not task.done()}
+                timeout = self._deadline - loop.time()
+                if not pending or timeout <= 0 or hurry.done():
+                    break
+                await asyncio.wait(
+                    [*pending, hurry], timeout=timeout, return_when=asyncio.FIRST_COMPLETED
+                )
+            hurry.cancel()
+            if pending:
+                log.warning("grace period over: requeueing %d pages", len(pending))
+                for task in pending:
+                    task.cancel()
+                await asyncio.gather(*pending, return_exceptions=True)
+        await self.broker.close()
+        await self.pool.close()

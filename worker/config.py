@@ -1,0 +1,354 @@
+"""Settings: every BLOCKDENSITY_* environment variable, parsed once into a frozen object.
+
+Each setting is declared once, in SETTINGS, with its variable, default and
+meaning; `python -m worker --help` prints that table, and `load_settings`
+parses it. A value that does not parse raises ConfigError naming the
+variable (the entry point turns it into exit status 2).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+import textwrap
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any, Final
+from urllib.parse import urlsplit, urlunsplit
+
+__all__ = [
+    "ENV_PREFIX",
+    "FIT_HOOKS",
+    "SETTINGS",
+    "ConfigError",
+    "Settings",
+    "available_cpus",
+    "help_table",
+    "load_settings",
+    "redact_url",
+    "unknown_variables",
+]
+
+ENV_PREFIX: Final = "BLOCKDENSITY_"
+# The test-only fit hooks (see worker.pool): "" is the real fit.
+FIT_HOOKS: Final = ("", "markers")
+LOG_LEVELS: Final = ("DEBUG", "INFO", "WARNING", "ERROR")
+LOG_FORMATS: Final = ("text", "json")
+# Variables with the prefix that belong to other tools of this project.
+_FOREIGN: Final = frozenset({"BLOCKDENSITY_DATA"})
+
+
+class ConfigError(ValueError):
+    """A BLOCKDENSITY_* variable has a value that cannot be used."""
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """The worker's whole configuration. Build it with `load_settings`."""
+
+    amqp_url: str
+    input_queue: str
+    output_exchange: str
+    output_routing_key: str
+    output_queue: str
+    dead_letter_exchange: str
+    dead_letter_queue: str
+    delivery_limit: int
+    pool_size: int
+    prefetch: int
+    max_tasks_per_child: int
+    fit_timeout: float
+    publish_timeout: float
+    max_body_bytes: int
+    grace_period: float
+    reconnect_interval: float
+    http_host: str
+    http_port: int
+    liveness_timeout: float
+    log_level: str
+    log_format: str
+    fit_hook: str
+
+    def __repr__(self) -> str:
+        # The URL's password must never reach a log line or a traceback.
+        values = ", ".join(
+            f"{field.name}={getattr(self, field.name)!r}"
+            for field in fields(self)
+            if field.name != "amqp_url"
+        )
+        return f"Settings(amqp_url={redact_url(self.amqp_url)!r}, {values})"
+
+    __str__ = __repr__
+
+
+@dataclass(frozen=True, slots=True)
+class Setting:
+    """One variable: the field it fills, how to parse it, its default and meaning."""
+
+    field: str
+    parse: Callable[[str], Any]
+    default: str  # as the user would write it; with `derive`, what it is computed from
+    help: str
+    derive: Callable[[dict[str, Any]], Any] | None = None  # default from other settings
+
+    @property
+    def env(self) -> str:
+        return ENV_PREFIX + self.field.upper()
+
+
+def available_cpus() -> int:
+    """CPUs this process may use: its affinity mask, capped by a cgroup CPU quota.
+
+    os.cpu_count() counts the machine's CPUs, which on Kubernetes is the
+    node's, not the container's share.
+    """
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    count = cpus or 1
+    quota = _cgroup_cpu_quota()
+    if quota is not None:
+        count = min(count, max(1, math.ceil(quota)))
+    return count
+
+
+def _cgroup_cpu_quota() -> float | None:
+    """The cgroup v2 CPU limit in CPUs ("max 100000" means none), if readable."""
+    try:
+        text = Path("/sys/fs/cgroup/cpu.max").read_text(encoding="ascii").split()
+    except OSError:
+        return None
+    if len(text) != 2 or text[0] == "max":
+        return None
+    try:
+        return int(text[0]) / int(text[1])
+    except (ValueError, ZeroDivisionError):
+        return None
+
+
+def _name(value: str) -> str:
+    # AMQP short strings: at most 255 bytes; an empty name would mean the
+    # default exchange or a server-named queue, never what is meant here.
+    if not value or len(value.encode()) > 255:
+        raise ValueError("must be 1 to 255 bytes")
+    return value
+
+
+def _routing_key(value: str) -> str:
+    if len(value.encode()) > 255:
+        raise ValueError("must be at most 255 bytes")
+    return value
+
+
+def _amqp_url(value: str) -> str:
+    parts = urlsplit(value)
+    if parts.scheme not in ("amqp", "amqps") or not parts.hostname:
+        raise ValueError("must be an amqp:// or amqps:// URL with a host")
+    return value
+
+
+def _int(low: int, high: int) -> Callable[[str], int]:
+    def parse(value: str) -> int:
+        try:
+            number = int(value.strip().replace("_", ""))
+        except ValueError:
+            raise ValueError("must be a whole number") from None
+        if not low <= number <= high:
+            raise ValueError(f"must be between {low} and {high}")
+        return number
+
+    return parse
+
+
+def _seconds(low: float, high: float) -> Callable[[str], float]:
+    def parse(value: str) -> float:
+        text = value.strip().removesuffix("s")
+        try:
+            number = float(text)
+        except ValueError:
+            raise ValueError("must be a number of seconds, e.g. 2.5") from None
+        if not (math.isfinite(number) and low <= number <= high):
+            raise ValueError(f"must be between {low:g} and {high:g} seconds")
+        return number
+
+    return parse
+
+
+_SIZE = re.compile(r"\s*(\d+)\s*(|B|KiB|MiB|GiB)\s*", re.IGNORECASE)
+_UNITS: Final = {"": 1, "b": 1, "kib": 1 << 10, "mib": 1 << 20, "gib": 1 << 30}
+
+
+def _size(value: str) -> int:
+    match = _SIZE.fullmatch(value)
+    if match is None:
+        raise ValueError("must be a byte count, optionally with KiB, MiB or GiB, e.g. 8MiB")
+    size = int(match[1]) * _UNITS[match[2].lower()]
+    if not 1 <= size <= 1 << 30:
+        raise ValueError("must be between 1 byte and 1GiB")
+    return size
+
+
+def _choice(options: tuple[str, ...], *, upper: bool = False) -> Callable[[str], str]:
+    def parse(value: str) -> str:
+        value = value.strip()
+        value = value.upper() if upper else value.lower()
+        if value not in options:
+            raise ValueError("must be one of " + ", ".join(repr(option) for option in options))
+        return value
+
+    return parse
+
+
+def _host(value: str) -> str:
+    if not value.strip():
+        raise ValueError("must be a host name or address, e.g. 0.0.0.0")
+    return value.strip()
+
+
+SETTINGS: Final[tuple[Setting, ...]] = (
+    Setting(
+        "amqp_url",
+        _amqp_url,
+        "amqp://guest:guest@127.0.0.1:5672/",
+        "The broker. URL query options of aio-pika apply (e.g. ?heartbeat=30). "
+        "The password is never logged.",
+    ),
+    Setting("input_queue", _name, "pages.fetched", "Quorum queue the crawlers publish to."),
+    Setting("output_exchange", _name, "pages", "Direct exchange the clean pages go to."),
+    Setting("output_routing_key", _routing_key, "clean", "Routing key of the clean pages."),
+    Setting("output_queue", _name, "pages.clean", "Durable queue bound to the output key."),
+    Setting(
+        "dead_letter_exchange", _name, "pages.dlx", "Fanout exchange for messages given up on."
+    ),
+    Setting("dead_letter_queue", _name, "pages.dead", "Durable queue bound to it."),
+    Setting(
+        "delivery_limit",
+        _int(0, 1000),
+        "5",
+        "Returns to the queue (crash, timeout, failed publish, lost connection) a message "
+        "may have before it is dead-lettered (x-delivery-limit): limit + 1 deliveries.",
+    ),
+    Setting(
+        "pool_size",
+        _int(1, 512),
+        "the CPUs this process may use (affinity mask, cgroup quota)",
+        "Fit processes.",
+        derive=lambda _: available_cpus(),
+    ),
+    Setting(
+        "prefetch",
+        _int(1, 65535),
+        "2 x BLOCKDENSITY_POOL_SIZE",
+        "Unacknowledged messages held at once: the bound on work in flight.",
+        derive=lambda values: 2 * values["pool_size"],
+    ),
+    Setting(
+        "max_tasks_per_child",
+        _int(0, 10_000_000),
+        "1000",
+        "Pages a fit process handles before it is replaced (0: never).",
+    ),
+    Setting(
+        "fit_timeout",
+        _seconds(0.01, 3600),
+        "10",
+        "Hard limit on one page's fit; past it the process is killed and replaced.",
+    ),
+    Setting(
+        "publish_timeout",
+        _seconds(0.01, 3600),
+        "10",
+        "Wait this long for the broker to confirm a publish before requeueing the input.",
+    ),
+    Setting(
+        "max_body_bytes",
+        _size,
+        "8MiB",
+        "Larger AMQP message bodies are dead-lettered as too_large, unparsed.",
+    ),
+    Setting(
+        "grace_period",
+        _seconds(0, 3600),
+        "25",
+        "On SIGTERM, time to finish in-flight pages before requeueing the rest.",
+    ),
+    Setting(
+        "reconnect_interval",
+        _seconds(0.1, 600),
+        "2",
+        "Pause between attempts to reconnect to the broker.",
+    ),
+    Setting("http_host", _host, "0.0.0.0", "Address of /metrics, /healthz and /readyz."),  # noqa: S104 - a pod's probes come from outside
+    Setting("http_port", _int(0, 65535), "9108", "Port of /metrics, /healthz and /readyz."),
+    Setting(
+        "liveness_timeout",
+        _seconds(0.1, 600),
+        "5",
+        "/healthz fails when the event loop has not ticked for this long.",
+    ),
+    Setting("log_level", _choice(LOG_LEVELS, upper=True), "INFO", "DEBUG logs every page."),
+    Setting("log_format", _choice(LOG_FORMATS), "text", "text, or json (one object a line)."),
+    Setting(
+        "fit_hook",
+        _choice(FIT_HOOKS),
+        "",
+        "TEST ONLY. 'markers': a page containing BLOCKDENSITY-TEST-SIGKILL, -SEGFAULT, "
+        "-EXIT or -HANG crashes or hangs its fit process; -SLOW adds 0.2 s.",
+    ),
+)
+
+
+def load_settings(env: Mapping[str, str] | None = None) -> Settings:
+    """Parse the BLOCKDENSITY_* variables of `env` (default: os.environ)."""
+    env = os.environ if env is None else env
+    values: dict[str, Any] = {}
+    for setting in SETTINGS:
+        raw = env.get(setting.env)
+        if raw is None or not raw.strip():  # unset or empty: the default
+            if setting.derive is not None:
+                values[setting.field] = setting.derive(values)
+                continue
+            raw = setting.default
+        try:
+            values[setting.field] = setting.parse(raw)
+        except ValueError as error:
+            shown = redact_url(raw) if setting.field == "amqp_url" else raw
+            raise ConfigError(f"{setting.env}={shown!r}: {error}") from None
+    return Settings(**values)
+
+
+def unknown_variables(env: Mapping[str, str] | None = None) -> list[str]:
+    """BLOCKDENSITY_* variables no setting reads: most likely typos."""
+    env = os.environ if env is None else env
+    known = {setting.env for setting in SETTINGS} | _FOREIGN
+    return sorted(name for name in env if name.startswith(ENV_PREFIX) and name not in known)
+
+
+def help_table(width: int = 79) -> str:
+    """Every variable with its default and meaning, for --help."""
+    computed = {"pool_size": available_cpus()}
+    computed["prefetch"] = 2 * computed["pool_size"]
+    lines = []
+    for setting in SETTINGS:
+        if setting.derive is not None:
+            default = f"{setting.default}; here {computed.get(setting.field)}"
+        else:
+            default = setting.default or "empty"
+        lines.append(f"  {setting.env}  (default: {default})")
+        lines += textwrap.wrap(
+            setting.help, width, initial_indent=" " * 6, subsequent_indent=" " * 6
+        )
+    return "\n".join(lines)
+
+
+def redact_url(url: str) -> str:
+    """The URL with its password replaced by ***."""
+    try:
+        parts = urlsplit(url)
+        if parts.password is None:
+            return url
+        netloc = parts.netloc.rpartition("@")[2]
+        user = parts.username or ""
+        return urlunsplit(parts._replace(netloc=f"{user}:***@{netloc}"))
+    except ValueError:
+        return "<unparsable URL>"

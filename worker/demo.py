@@ -1,0 +1,191 @@
+"""python -m worker.demo: the queue stage end to end, on the sample pages.
+
+Starts RabbitMQ if it is not answering, starts `python -m worker` with queue
+names of its own, publishes each page of samples/ (MessagePack), prints what
+comes back (title, fallback state, the first lines of text), a summary of
+the worker's /metrics, then stops the worker with SIGTERM and shows that it
+exited 0. Exit status 0 when every page came back and the worker exited 0.
+
+    python -m worker.demo [--samples DIR] [--lines 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+import urllib.error
+import urllib.request
+import uuid
+from pathlib import Path
+
+import msgspec
+
+from worker.amqp import Client
+from worker.config import load_settings
+from worker.devbroker import ensure_rabbitmq
+from worker.schemas import CleanPage
+
+SAMPLES = Path(__file__).resolve().parent.parent / "samples"
+_SAMPLE = re.compile(r'^(blockdensity_[a-z_]+)(?:\{([a-z_]+)="([a-z_]+)"\})? (\S+)$')
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _get(port: int, path: str) -> tuple[int, str]:
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=2) as reply:
+            return reply.status, reply.read().decode()
+    except urllib.error.HTTPError as error:
+        return error.code, ""
+    except OSError:
+        return 0, ""
+
+
+def _wait_ready(process: subprocess.Popen[bytes], port: int, timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"the worker exited with status {process.returncode}")
+        if _get(port, "/readyz")[0] == 200:
+            return
+        time.sleep(0.1)
+    raise RuntimeError(f"the worker was not ready within {timeout:g} s")
+
+
+def _metrics(text: str) -> dict[tuple[str, str], float]:
+    """(name, label value) -> value, for the unlabelled and single-label series."""
+    values = {}
+    for line in text.splitlines():
+        match = _SAMPLE.match(line)
+        if match:
+            values[(match[1], match[3] or "")] = float(match[4])
+    return values
+
+
+def _show_page(name: str, page: CleanPage, lines: int) -> None:
+    state = f"fallback ({page.fallback_reason})" if page.fallback else "fit"
+    print(f"\n== {name}")
+    print(f"   title:  {page.title or '(none)'}")
+    print(
+        f"   lang:   {page.lang or '?'}   {state}: kept {page.blocks_kept} of "
+        f"{page.blocks_total} blocks, {page.words_kept} of {page.words_total} words, "
+        f"{page.fit_seconds * 1000:.1f} ms"
+    )
+    shown = [line for line in page.text.splitlines() if line.strip()][:lines]
+    for line in shown:
+        print(textwrap.shorten(line, 96, placeholder=" ...").join(("   | ", "")))
+
+
+def _show_metrics(values: dict[tuple[str, str], float]) -> None:
+    print("\n== metrics (from /metrics)")
+    outcomes = {
+        label: value
+        for (name, label), value in values.items()
+        if name == "blockdensity_pages_total" and value
+    }
+    print("   pages by outcome:     " + ", ".join(f"{k} {v:.0f}" for k, v in outcomes.items()))
+    fallbacks = sum(v for (name, _), v in values.items() if name == "blockdensity_fallback_total")
+    print(f"   fallbacks:            {fallbacks:.0f}")
+    for label, series in (
+        ("fit, mean", "blockdensity_fit_duration_seconds"),
+        ("receipt to ack, mean", "blockdensity_message_duration_seconds"),
+    ):
+        count = values.get((f"{series}_count", ""), 0.0)
+        total = values.get((f"{series}_sum", ""), 0.0)
+        print(f"   {label + ':':22}{total / count * 1000 if count else 0:.1f} ms")
+    bytes_count = values.get(("blockdensity_page_bytes_count", ""), 0.0)
+    bytes_sum = values.get(("blockdensity_page_bytes_sum", ""), 0.0)
+    kib = bytes_sum / bytes_count / 1024 if bytes_count else 0.0
+    print(f"   page size, mean:      {kib:.0f} KiB")
+    restarts = values.get(("blockdensity_pool_restarts_total", ""), 0.0)
+    failures = values.get(("blockdensity_ack_failures_total", ""), 0.0)
+    print(f"   pool restarts:        {restarts:.0f}    ack failures: {failures:.0f}")
+
+
+async def _demo(samples: list[Path], lines: int) -> int:
+    suffix = uuid.uuid4().hex[:8]
+    port = _free_port()
+    env = {
+        "BLOCKDENSITY_INPUT_QUEUE": f"demo.{suffix}.fetched",
+        "BLOCKDENSITY_OUTPUT_EXCHANGE": f"demo.{suffix}.pages",
+        "BLOCKDENSITY_OUTPUT_QUEUE": f"demo.{suffix}.clean",
+        "BLOCKDENSITY_DEAD_LETTER_EXCHANGE": f"demo.{suffix}.dlx",
+        "BLOCKDENSITY_DEAD_LETTER_QUEUE": f"demo.{suffix}.dead",
+        "BLOCKDENSITY_HTTP_HOST": "127.0.0.1",
+        "BLOCKDENSITY_HTTP_PORT": str(port),
+    }
+    settings = load_settings({**os.environ, **env})
+    log = Path(tempfile.gettempdir()) / f"blockdensity-demo-{suffix}.log"
+    print(f"starting: python -m worker  (queue {settings.input_queue})")
+    with log.open("wb") as out:
+        worker = subprocess.Popen(
+            [sys.executable, "-m", "worker"],
+            env={**os.environ, **env},
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    async with Client(settings.amqp_url) as client:
+        try:
+            await asyncio.to_thread(_wait_ready, worker, port)
+            print(f"ready:    http://127.0.0.1:{port}/readyz says so")
+            for path in samples:
+                await client.publish(
+                    settings.input_queue,
+                    msgspec.msgpack.encode(
+                        {
+                            "url": f"file://{path.name}",
+                            "body": path.read_bytes(),
+                            "content_type": "text/html",
+                            "fetch_id": path.stem,
+                        }
+                    ),
+                    content_type="application/msgpack",
+                )
+            print(f"published {len(samples)} pages from {samples[0].parent}")
+            outputs = await client.drain(settings.output_queue, len(samples), timeout=60)
+            pages = sorted(
+                (msgspec.msgpack.decode(message.body, type=CleanPage) for message in outputs),
+                key=lambda page: page.fetch_id or "",
+            )
+            for page in pages:
+                _show_page(page.fetch_id or page.url, page, lines)
+            _show_metrics(_metrics(_get(port, "/metrics")[1]))
+        finally:
+            worker.send_signal(signal.SIGTERM)
+            code = await asyncio.to_thread(worker.wait, 60)
+            await client.delete_topology(settings)
+    print(f"\nSIGTERM sent: the worker exited with status {code}")
+    if len(pages) != len(samples) or code != 0:
+        print(f"{len(pages)} of {len(samples)} pages came back, exit status {code}; see {log}")
+        return 1
+    log.unlink()  # kept only when something went wrong
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m worker.demo", description=__doc__)
+    parser.add_argument("--samples", type=Path, default=SAMPLES, help="folder of *.html pages")
+    parser.add_argument("--lines", type=int, default=3, help="lines of text shown per page")
+    args = parser.parse_args(argv)
+    samples = sorted(args.samples.glob("*.html"))
+    if not samples:
+        parser.error(f"no *.html pages in {args.samples}")
+    ensure_rabbitmq()
+    return asyncio.run(_demo(samples, args.lines))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,101 @@
+"""A local RabbitMQ for the tests, the demo and the benchmark: start it if it is not answering.
+
+Development only; the worker itself never starts a broker. On a machine
+without RabbitMQ, running as root with apt-get, it installs Debian's
+rabbitmq-server package first.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+__all__ = ["broker_answering", "ensure_rabbitmq", "rabbitmqctl"]
+
+HOST = "127.0.0.1"
+PORT = 5672
+_SBIN = ("/usr/sbin", "/usr/lib/rabbitmq/bin")
+
+
+def broker_answering(host: str = HOST, port: int = PORT, timeout: float = 1.0) -> bool:
+    try:
+        with socket.create_connection((host, port), timeout=timeout):
+            return True
+    except OSError:
+        return False
+
+
+def _which(command: str) -> str | None:
+    found = shutil.which(command)
+    if found:
+        return found
+    for folder in _SBIN:
+        path = Path(folder) / command
+        if path.exists():
+            return str(path)
+    return None
+
+
+def _say(text: str) -> None:
+    print(f"devbroker: {text}", file=sys.stderr, flush=True)
+
+
+def _install() -> None:
+    if os.geteuid() != 0 or shutil.which("apt-get") is None:
+        raise RuntimeError(
+            "RabbitMQ is not installed and cannot be installed here (needs root and apt-get): "
+            "install rabbitmq-server, or point BLOCKDENSITY_AMQP_URL at a broker"
+        )
+    _say("installing rabbitmq-server with apt-get (once per machine)")
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    subprocess.run(["apt-get", "update", "-qq"], check=True, env=env)  # noqa: S607 - system tool
+    subprocess.run(
+        ["apt-get", "install", "-y", "-qq", "rabbitmq-server"],  # noqa: S607 - system tool
+        check=True,
+        env=env,
+    )
+
+
+def rabbitmqctl(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    """Run rabbitmqctl with `args`; raises CalledProcessError on failure."""
+    ctl = _which("rabbitmqctl")
+    if ctl is None:
+        raise RuntimeError("rabbitmqctl not found")
+    return subprocess.run(  # noqa: S603 - fixed command, our own arguments
+        [ctl, *args], check=True, capture_output=True, text=True, timeout=timeout
+    )
+
+
+def ensure_rabbitmq(timeout: float = 180) -> None:
+    """Return once a broker answers on 127.0.0.1:5672, starting (or installing) one if needed."""
+    if broker_answering():
+        return
+    server = _which("rabbitmq-server")
+    if server is None:
+        _install()
+        if broker_answering(timeout=5):  # the package may have started it
+            return
+        server = _which("rabbitmq-server")
+        if server is None:
+            raise RuntimeError("rabbitmq-server still not found after installing it")
+    _say("RabbitMQ is not answering on 127.0.0.1:5672: starting it (rabbitmq-server -detached)")
+    subprocess.run([server, "-detached"], check=False)  # noqa: S603 - fixed command
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if broker_answering():
+            with contextlib.suppress(subprocess.SubprocessError, RuntimeError):
+                rabbitmqctl("await_startup", timeout=max(5.0, deadline - time.monotonic()))
+            _say("RabbitMQ is up")
+            return
+        time.sleep(0.5)
+    raise RuntimeError(f"RabbitMQ did not start within {timeout:g} s")
+
+
+if __name__ == "__main__":
+    ensure_rabbitmq()

@@ -1,0 +1,222 @@
+"""One message, start to end: checks -> decode -> fit in the pool -> publish -> ack.
+
+Every path settles the message exactly once, and only in one of three ways:
+- ack, after the output (or the dead letter) is confirmed by the broker;
+- requeue (reject with requeue), when the page may succeed later: its
+  publish failed, its fit crashed or timed out (the quorum queue counts
+  these deliveries against its delivery limit);
+- nothing, when the task is cancelled at shutdown before it could finish:
+  then it is requeued, never acked.
+
+Dead-lettering is a publish to the dead-letter exchange with the reason in
+headers, followed by the ack: a reject cannot carry headers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Final
+
+from worker.amqp import Broker, Delivery, PublishFailedError
+from worker.config import Settings
+from worker.metrics import Metrics
+from worker.pool import FitFailedError, FitPool, FitResult
+from worker.schemas import (
+    CleanPage,
+    Encoding,
+    FetchedPage,
+    InvalidMessageError,
+    clean_message_id,
+    decode_page,
+    encode_clean,
+    encoding_for,
+    is_html,
+)
+
+__all__ = ["Handler"]
+
+log = logging.getLogger(__name__)
+
+_OUTPUT_TYPES: Final = {Encoding.JSON: "application/json", Encoding.MSGPACK: "application/msgpack"}
+
+
+class Handler:
+    """Handles deliveries; `handle` returns the outcome label it counted."""
+
+    def __init__(self, settings: Settings, broker: Broker, pool: FitPool, metrics: Metrics) -> None:
+        self._settings = settings
+        self._broker = broker
+        self._pool = pool
+        self._metrics = metrics
+        # The prefetch bounds deliveries per channel, but after a reconnect the
+        # broker redelivers while the old channel's pages may still be in the
+        # pool: this keeps the pool's backlog at the prefetch all the same.
+        self._fit_slots = asyncio.Semaphore(settings.prefetch)
+
+    async def handle(self, delivery: Delivery) -> str | None:
+        """Handle one delivery; None when cancelled (and requeued)."""
+        metrics = self._metrics
+        metrics.in_flight.inc()
+        try:
+            outcome = await self._handle(delivery)
+        except asyncio.CancelledError:
+            # Shutdown ran out of grace: give the page back to the broker,
+            # unless it was settled already (a second settle is a protocol error).
+            if not delivery.settled:
+                await asyncio.shield(self._requeue(delivery))
+            raise
+        except Exception:
+            # A bug of ours, not the page's: requeue it and let the delivery
+            # limit stop a loop.
+            log.exception("unexpected error handling message %s", delivery.message_id)
+            if not delivery.settled:
+                await self._requeue(delivery)
+            outcome = "crashed"
+        finally:
+            metrics.in_flight.dec()
+            seconds = asyncio.get_running_loop().time() - delivery.received
+            metrics.message_duration.observe(seconds)
+        metrics.outcome(outcome)
+        return outcome
+
+    async def _handle(self, delivery: Delivery) -> str:
+        settings = self._settings
+        body = delivery.body
+        if len(body) > settings.max_body_bytes:
+            return await self._dead_letter(
+                delivery,
+                "too_large",
+                f"message body of {len(body)} bytes is over the limit of "
+                f"{settings.max_body_bytes} (BLOCKDENSITY_MAX_BODY_BYTES)",
+            )
+        try:
+            encoding = encoding_for(delivery.content_type)
+            page = decode_page(body, encoding)
+        except InvalidMessageError as error:
+            return await self._dead_letter(delivery, "invalid", str(error))
+        if not is_html(page.content_type):
+            return await self._dead_letter(
+                delivery,
+                "not_html",
+                f"HTTP content type {page.content_type!r} of {page.url} is not HTML",
+                page.url,
+            )
+
+        async with self._fit_slots:
+            try:
+                result = await self._pool.fit(page.body, page.charset)
+            except FitFailedError as error:
+                return await self._fit_failed(delivery, page.url, error)
+
+        self._metrics.fitted(
+            fallback_reason=result.fallback_reason,
+            blocks=result.blocks_total,
+            blocks_kept=result.blocks_kept,
+            # MessagePack: the HTML's bytes; JSON: the message's, near enough.
+            page_bytes=len(page.body) if isinstance(page.body, bytes) else len(body),
+            fit_seconds=result.fit_seconds,
+        )
+        output = encode_clean(_clean_page(page, result), encoding)
+        try:
+            await self._broker.publish_output(
+                output,
+                content_type=_OUTPUT_TYPES[encoding],
+                message_id=clean_message_id(delivery.message_id, page.url, page.fetch_id),
+            )
+        except PublishFailedError as error:
+            log.warning("%s: output not published, input requeued: %s", page.url, error)
+            await self._requeue(delivery)
+            return "publish_failed"
+
+        if await self._ack(delivery):
+            self._metrics.succeeded()
+        outcome = "ok" if result.fallback_reason is None else "fallback"
+        if log.isEnabledFor(logging.DEBUG):
+            log.debug(
+                "%s: %s",
+                page.url,
+                outcome,
+                extra={
+                    "url": page.url,
+                    "outcome": outcome,
+                    "fit_seconds": round(result.fit_seconds, 6),
+                    "message_seconds": round(
+                        asyncio.get_running_loop().time() - delivery.received, 6
+                    ),
+                },
+            )
+        return outcome
+
+    async def _fit_failed(self, delivery: Delivery, url: str, error: FitFailedError) -> str:
+        """Requeue; on the last delivery the broker allows, dead-letter with the reason.
+
+        The broker's count (x-delivery-count) decides when a page has had its
+        chances: the worker only steps in on the delivery the broker would
+        dead-letter anyway, to add why. Deliveries the worker never saw fail
+        (it was killed mid-page) still count, and the broker's own limit
+        dead-letters those pages (with x-death) should the worker never return.
+        """
+        settings = self._settings
+        count = delivery.delivery_count
+        attempts = f"delivery {count + 1} of {settings.delivery_limit + 1}"
+        if count >= settings.delivery_limit:
+            outcome = await self._dead_letter(delivery, error.reason, f"{error} ({attempts})", url)
+            return error.reason if outcome == error.reason else outcome
+        log.warning(
+            "%s: %s (%s); requeued",
+            url,
+            error,
+            attempts,
+            extra={"url": url, "outcome": error.reason},
+        )
+        await self._requeue(delivery)
+        return error.reason
+
+    async def _dead_letter(
+        self, delivery: Delivery, reason: str, error: str, url: str | None = None
+    ) -> str:
+        try:
+            await self._broker.dead_letter(delivery, reason, error)
+        except PublishFailedError as failure:
+            log.warning("could not dead-letter (%s: %s): %s; requeued", reason, error, failure)
+            await self._requeue(delivery)
+            return "publish_failed"
+        log.warning(
+            "dead-lettered (%s): %s",
+            reason,
+            error,
+            extra={"url": url, "outcome": reason, "message_id": delivery.message_id},
+        )
+        await self._ack(delivery)
+        return reason
+
+    async def _ack(self, delivery: Delivery) -> bool:
+        if await delivery.ack():
+            return True
+        self._metrics.ack_failures.inc()
+        return False
+
+    async def _requeue(self, delivery: Delivery) -> bool:
+        if await delivery.requeue():
+            return True
+        self._metrics.ack_failures.inc()
+        return False
+
+
+def _clean_page(page: FetchedPage[bytes] | FetchedPage[str], result: FitResult) -> CleanPage:
+    return CleanPage(
+        url=page.url,
+        fetch_id=page.fetch_id,
+        title=result.title,
+        lang=result.lang,
+        text=result.text,
+        fallback=result.fallback_reason is not None,
+        fallback_reason=result.fallback_reason,
+        blocks_total=result.blocks_total,
+        blocks_with_words=result.blocks_with_words,
+        blocks_kept=result.blocks_kept,
+        words_total=result.words_total,
+        words_kept=result.words_kept,
+        fit_seconds=result.fit_seconds,
+    )

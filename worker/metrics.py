@@ -1,0 +1,193 @@
+"""Prometheus metrics, recorded in the parent process only.
+
+The pool's children return their figures with each result (FitResult), and
+the parent records them, so prometheus-client's multiprocess mode (files on
+disk, one set per child) is not needed. Each Metrics owns its registry, so
+several workers in one process (the tests) do not share counters.
+
+Buckets are set for the quantities measured, not prometheus-client's
+defaults (which are request latencies from 5 ms to 10 s).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Final
+
+from prometheus_client import (
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    disable_created_metrics,
+    generate_latest,
+)
+from prometheus_client.exposition import CONTENT_TYPE_LATEST
+
+__all__ = ["FALLBACK_REASONS", "OUTCOMES", "Metrics"]
+
+# The *_created series double the exposition and no dashboard of ours reads
+# them (a process-wide switch of prometheus-client; this process is ours).
+disable_created_metrics()  # type: ignore[no-untyped-call]  # unannotated upstream
+
+OUTCOMES: Final = (
+    "ok",
+    "fallback",
+    "invalid",
+    "too_large",
+    "not_html",
+    "timeout",
+    "crashed",
+    "publish_failed",
+)
+FALLBACK_REASONS: Final = ("single_block", "nothing_kept", "no_text")
+
+_KIB: Final = 1024
+# Blocks of a page: a bare page has 1, a typical article 50 to 500, a
+# forum thread or a catalogue thousands.
+BLOCK_BUCKETS: Final = (0, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000)
+KEPT_BUCKETS: Final = (0, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000)
+# Raw HTML bytes: typical pages are 20 KiB to 500 KiB; the limit is 8 MiB.
+BYTE_BUCKETS: Final = tuple(
+    _KIB * k for k in (1, 4, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192)
+)
+# The fit: about 2 ms typical, tens of ms for large pages, the timeout at 10 s.
+FIT_BUCKETS: Final = (
+    0.0005,
+    0.001,
+    0.002,
+    0.005,
+    0.01,
+    0.02,
+    0.05,
+    0.1,
+    0.25,
+    0.5,
+    1.0,
+    2.5,
+    5.0,
+    10.0,
+)
+# Receipt to ack: the fit plus the publish confirm plus queueing for a child;
+# long tails come from timeouts (10 s) and reconnects.
+MESSAGE_BUCKETS: Final = (
+    0.002,
+    0.005,
+    0.01,
+    0.02,
+    0.05,
+    0.1,
+    0.25,
+    0.5,
+    1.0,
+    2.5,
+    5.0,
+    10.0,
+    30.0,
+    60.0,
+)
+
+
+class Metrics:
+    """Every series of the worker, pre-initialised so that each shows from the start."""
+
+    def __init__(self) -> None:
+        self.registry = registry = CollectorRegistry(auto_describe=True)
+        self.pages = Counter(
+            "blockdensity_pages",
+            "Messages handled, by outcome (an outcome per delivery attempt).",
+            ["outcome"],
+            registry=registry,
+        )
+        self.fallbacks = Counter(
+            "blockdensity_fallback",
+            "Pages the fit returned whole, by reason.",
+            ["reason"],
+            registry=registry,
+        )
+        self.page_blocks = Histogram(
+            "blockdensity_page_blocks",
+            "Text blocks per fitted page.",
+            buckets=BLOCK_BUCKETS,
+            registry=registry,
+        )
+        self.page_blocks_kept = Histogram(
+            "blockdensity_page_blocks_kept",
+            "Blocks kept per fitted page.",
+            buckets=KEPT_BUCKETS,
+            registry=registry,
+        )
+        self.page_bytes = Histogram(
+            "blockdensity_page_bytes",
+            "Raw HTML bytes per page given to the fit.",
+            buckets=BYTE_BUCKETS,
+            registry=registry,
+        )
+        self.fit_duration = Histogram(
+            "blockdensity_fit_duration_seconds",
+            "Time of the fit in its pool process.",
+            buckets=FIT_BUCKETS,
+            registry=registry,
+        )
+        self.message_duration = Histogram(
+            "blockdensity_message_duration_seconds",
+            "Time from receipt of a message to its ack, reject or dead-lettering.",
+            buckets=MESSAGE_BUCKETS,
+            registry=registry,
+        )
+        self.in_flight = Gauge(
+            "blockdensity_in_flight",
+            "Messages received and not yet settled.",
+            registry=registry,
+        )
+        self.pool_restarts = Counter(
+            "blockdensity_pool_restarts",
+            "Fit processes replaced after a crash or a timeout.",
+            registry=registry,
+        )
+        self.ack_failures = Counter(
+            "blockdensity_ack_failures",
+            "Acks, rejects and requeues that failed (the channel had closed); "
+            "the broker redelivers those messages.",
+            registry=registry,
+        )
+        self.last_success = Gauge(
+            "blockdensity_last_success_timestamp_seconds",
+            "Unix time of the last page published and acked (0: none yet).",
+            registry=registry,
+        )
+        for outcome in OUTCOMES:
+            self.pages.labels(outcome)
+        for reason in FALLBACK_REASONS:
+            self.fallbacks.labels(reason)
+
+    def outcome(self, outcome: str) -> None:
+        self.pages.labels(outcome).inc()
+
+    def fitted(
+        self,
+        *,
+        fallback_reason: str | None,
+        blocks: int,
+        blocks_kept: int,
+        page_bytes: int,
+        fit_seconds: float,
+    ) -> None:
+        if fallback_reason is not None:
+            self.fallbacks.labels(fallback_reason).inc()
+        self.page_blocks.observe(blocks)
+        self.page_blocks_kept.observe(blocks_kept)
+        self.page_bytes.observe(page_bytes)
+        self.fit_duration.observe(fit_seconds)
+
+    def succeeded(self) -> None:
+        self.last_success.set(time.time())
+
+    def render(self) -> tuple[bytes, str]:
+        """The text exposition of every series, and its content type."""
+        return generate_latest(self.registry), CONTENT_TYPE_LATEST
+
+    def value(self, name: str, labels: dict[str, str] | None = None) -> float:
+        """One sample's current value (0 if absent): for tests and the demo."""
+        found = self.registry.get_sample_value(name, labels or {})
+        return 0.0 if found is None else found

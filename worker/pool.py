@@ -1,0 +1,289 @@
+"""The fit's process pool: pebble's ProcessPool, awaited from asyncio.
+
+Why pebble rather than concurrent.futures.ProcessPoolExecutor: when a child
+dies (segfault, OOM kill) the standard executor marks the whole pool broken
+and fails every pending task; pebble replaces the child and fails only the
+task it was running. pebble also enforces a per-task hard timeout by killing
+the child, and recycles children every `max_tasks` tasks.
+
+Children are started by a forkserver that has imported this module (and so
+blockdensity) once: a new child costs a fork, not an interpreter start, and
+it inherits none of the parent's sockets or threads. Each child asks the
+kernel to kill it when its parent goes, so a SIGKILLed worker leaves no
+orphans behind.
+
+What crosses the process boundary is plain data: the page's body and charset
+in, a FitResult (a NamedTuple of str, int and float) out. blockdensity's Fit
+holds a closure and cannot be pickled.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ctypes
+import logging
+import multiprocessing
+import os
+import signal
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures.process import BrokenProcessPool
+from typing import Final, NamedTuple
+
+from pebble import ProcessExpired, ProcessPool
+
+from blockdensity import FallbackReason, fit_text
+from worker.schemas import FallbackLabel
+
+__all__ = [
+    "TEST_MARKERS",
+    "FitCrashedError",
+    "FitFailedError",
+    "FitPool",
+    "FitResult",
+    "FitTimeoutError",
+    "fit_page",
+    "fit_page_with_markers",
+]
+
+log = logging.getLogger(__name__)
+
+
+class FitResult(NamedTuple):
+    """What a child returns for one page: the fit's output as plain data."""
+
+    text: str
+    title: str
+    lang: str | None
+    fallback_reason: FallbackLabel | None
+    blocks_total: int
+    blocks_with_words: int
+    blocks_kept: int
+    words_total: int
+    words_kept: int
+    fit_seconds: float
+
+
+class FitFailedError(Exception):
+    """The fit of one page did not produce a result. `reason` is its outcome label."""
+
+    reason = "crashed"
+
+
+class FitTimeoutError(FitFailedError):
+    """The fit ran past the hard timeout; its process was killed and replaced."""
+
+    reason = "timeout"
+
+
+class FitCrashedError(FitFailedError):
+    """The fit's process died (signal, exit) or the fit raised."""
+
+    reason = "crashed"
+
+
+# --- the child side -------------------------------------------------------------
+
+
+def fit_page(body: bytes | str, charset: str | None) -> FitResult:
+    """Run the fit on one page (in a pool child) and return plain data."""
+    start = time.perf_counter()
+    fit = fit_text(body, charset=charset)
+    text = fit.text  # rendering is part of the fit's cost
+    seconds = time.perf_counter() - start
+    reason = fit.fallback_reason
+    return FitResult(
+        text,
+        fit.title,
+        fit.lang,
+        None if reason is None else _FALLBACK_LABELS[reason],
+        fit.blocks_total,
+        fit.blocks_with_words,
+        fit.blocks_kept,
+        fit.words_total,
+        fit.words_kept,
+        seconds,
+    )
+
+
+_FALLBACK_LABELS: Final[dict[FallbackReason, FallbackLabel]] = {
+    FallbackReason.SINGLE_BLOCK: "single_block",
+    FallbackReason.NOTHING_KEPT: "nothing_kept",
+    FallbackReason.NO_TEXT: "no_text",
+}
+
+
+def _crash_sigkill() -> None:
+    os.kill(os.getpid(), signal.SIGKILL)  # as the OOM killer does
+
+
+def _crash_segfault() -> None:
+    ctypes.string_at(0)  # reads address 0: SIGSEGV
+
+
+def _crash_exit() -> None:
+    os._exit(70)
+
+
+def _hang() -> None:
+    while True:
+        time.sleep(3600)
+
+
+def _slow() -> None:
+    time.sleep(0.2)  # then the page is fitted as usual
+
+
+# TEST ONLY (BLOCKDENSITY_FIT_HOOK=markers): a page whose body contains one of
+# these markers crashes its process, hangs, or (SLOW) takes 0.2 s longer.
+TEST_MARKERS: Final[dict[bytes, Callable[[], None]]] = {
+    b"BLOCKDENSITY-TEST-SIGKILL": _crash_sigkill,
+    b"BLOCKDENSITY-TEST-SEGFAULT": _crash_segfault,
+    b"BLOCKDENSITY-TEST-EXIT": _crash_exit,
+    b"BLOCKDENSITY-TEST-HANG": _hang,
+    b"BLOCKDENSITY-TEST-SLOW": _slow,
+}
+
+
+def fit_page_with_markers(body: bytes | str, charset: str | None) -> FitResult:
+    """TEST ONLY: crash, hang or dawdle on a marked page; fit every other page as usual."""
+    data = body.encode("utf-8", "replace") if isinstance(body, str) else body
+    for marker, action in TEST_MARKERS.items():
+        if marker in data:
+            action()
+    return fit_page(body, charset)
+
+
+_PR_SET_PDEATHSIG: Final = 1
+
+
+def _child_init() -> None:
+    """In each new child: die with the parent (Linux), so no child outlives a SIGKILL."""
+    with contextlib.suppress(OSError, AttributeError):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+
+
+# --- the parent side ------------------------------------------------------------
+
+_FUNCTIONS: Final[dict[str, Callable[[bytes | str, str | None], FitResult]]] = {
+    "": fit_page,
+    "markers": fit_page_with_markers,
+}
+
+
+class FitPool:
+    """A pebble ProcessPool of `size` children, awaited from the event loop.
+
+    `fit` raises FitTimeoutError or FitCrashedError for the page at fault
+    only; the pool carries on with a fresh child. `on_restart` is called for
+    every child replaced after a crash or timeout (and for a pool rebuilt
+    after pebble declared it broken).
+    """
+
+    def __init__(
+        self,
+        *,
+        size: int,
+        timeout: float,
+        max_tasks: int,
+        hook: str = "",
+        on_restart: Callable[[], None] = lambda: None,
+    ) -> None:
+        if hook not in _FUNCTIONS:
+            raise ValueError(f"unknown fit hook {hook!r}")
+        self._size = size
+        self._timeout = timeout
+        self._max_tasks = max_tasks
+        self._function = _FUNCTIONS[hook]
+        self._on_restart = on_restart
+        self._context = multiprocessing.get_context("forkserver")
+        # Children fork from a server that has imported the fit already.
+        self._context.set_forkserver_preload([__name__])
+        self._pool: ProcessPool | None = None
+
+    def start(self) -> None:
+        self._pool = self._new_pool()
+
+    def _new_pool(self) -> ProcessPool:
+        return ProcessPool(
+            max_workers=self._size,
+            max_tasks=self._max_tasks,
+            initializer=_child_init,
+            context=self._context,
+        )
+
+    async def warm_up(self) -> None:
+        """Run one tiny fit per child, so the first pages do not pay for the start."""
+        await asyncio.gather(*(self.fit(b"<p>warm up</p>", None) for _ in range(self._size)))
+
+    async def fit(self, body: bytes | str, charset: str | None) -> FitResult:
+        """The fit of one page, run in a child. Raises FitFailedError."""
+        pool = self._pool
+        if pool is None:
+            raise RuntimeError("FitPool.fit called before start()")
+        try:
+            future = pool.schedule(self._function, args=(body, charset), timeout=self._timeout)
+        except RuntimeError as error:
+            # pebble marks a pool broken when, say, a child dies while no task
+            # runs; it then refuses work. Replace it; this page is requeued.
+            self._replace(pool)
+            raise FitCrashedError(f"fit pool was broken ({error}); started a new one") from None
+        try:
+            return await asyncio.wrap_future(future)
+        except TimeoutError:
+            self._on_restart()
+            raise FitTimeoutError(
+                f"fit ran past the {self._timeout:g} s timeout; its process was killed"
+            ) from None
+        except ProcessExpired as error:
+            self._on_restart()
+            raise FitCrashedError(
+                f"fit process {error.pid} died: {_describe_exit(error.exitcode)}"
+            ) from None
+        except BrokenProcessPool as error:
+            self._replace(pool)
+            raise FitCrashedError(f"fit pool broke: {error}") from None
+        except Exception as error:  # noqa: BLE001 - whatever the child raised, pickled back
+            # Raised inside the fit (blockdensity promises it never does): a
+            # bug, which a retry repeats until the delivery limit.
+            raise FitCrashedError(f"fit raised {type(error).__name__}: {error}") from None
+
+    def _replace(self, broken: ProcessPool) -> None:
+        if self._pool is not broken:
+            return  # another task replaced it already
+        log.warning("fit pool broken; starting a new one")
+        self._on_restart()
+        self._pool = self._new_pool()
+        # Stopping joins pebble's threads and children: not on the event loop.
+        threading.Thread(target=_stop, args=(broken,), daemon=True).start()
+
+    async def close(self, timeout: float = 5.0) -> None:
+        """Let running fits finish (up to `timeout`), then stop every child."""
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            await asyncio.to_thread(_close, pool, timeout)
+
+
+def _stop(pool: ProcessPool) -> None:
+    pool.stop()  # type: ignore[no-untyped-call]  # pebble leaves stop() unannotated
+    pool.join()
+
+
+def _close(pool: ProcessPool, timeout: float) -> None:
+    pool.close()  # type: ignore[no-untyped-call]  # pebble leaves close() unannotated
+    try:
+        pool.join(timeout)
+    except TimeoutError:
+        _stop(pool)
+
+
+def _describe_exit(code: int | None) -> str:
+    if code is not None and code < 0:
+        try:
+            return f"killed by {signal.Signals(-code).name}"
+        except ValueError:
+            return f"killed by signal {-code}"
+    return f"exit status {code}"

@@ -1,0 +1,206 @@
+"""The message contract: FetchedPage in, CleanPage out, as msgspec Structs.
+
+The AMQP content_type property chooses the encoding: JSON, where the page's
+body is a string, or MessagePack, where it is raw bytes (the cheap one: no
+escaping, no transcoding). The output uses the input's encoding. Unknown
+fields are ignored so that producers can add fields without breaking us.
+
+The JSON Schemas under schemas/ are generated from these Structs
+(`python -m worker.schemas` rewrites them; a test keeps them in step).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from datetime import datetime
+from enum import Enum
+from pathlib import Path
+from typing import Annotated, Final, Generic, Literal, TypeVar
+
+import msgspec
+
+__all__ = [
+    "MEDIA_TYPES",
+    "SCHEMA_VERSION",
+    "CleanPage",
+    "Encoding",
+    "FallbackLabel",
+    "FetchedPage",
+    "InvalidMessageError",
+    "clean_message_id",
+    "decode_page",
+    "encode_clean",
+    "encoding_for",
+    "is_html",
+    "json_schemas",
+]
+
+# Bumped when CleanPage changes incompatibly; it is also part of the output's
+# message_id, so outputs of different versions never de-duplicate each other.
+SCHEMA_VERSION: Final = 1
+
+BodyT = TypeVar("BodyT", bytes, str)
+# blockdensity.FallbackReason's values.
+FallbackLabel = Literal["single_block", "nothing_kept", "no_text"]
+
+
+class Encoding(Enum):
+    JSON = "json"
+    MSGPACK = "msgpack"
+
+
+# AMQP content_type (without parameters, lower case) -> encoding.
+MEDIA_TYPES: Final = {
+    "application/json": Encoding.JSON,
+    "application/msgpack": Encoding.MSGPACK,
+    "application/x-msgpack": Encoding.MSGPACK,
+}
+# HTTP content types the fit is for. A page without one is assumed HTML.
+_HTML_TYPES: Final = frozenset({"text/html", "application/xhtml+xml"})
+
+
+class InvalidMessageError(ValueError):
+    """The message cannot be decoded into a FetchedPage; the text says why and where."""
+
+
+class FetchedPage(msgspec.Struct, Generic[BodyT], kw_only=True, frozen=True):
+    """A page a crawler fetched. In JSON the body is a string; in MessagePack, bytes."""
+
+    url: Annotated[str, msgspec.Meta(min_length=1, description="The page's URL.")]
+    body: Annotated[
+        BodyT,
+        msgspec.Meta(
+            description="The raw HTML: a string in JSON, the bytes as fetched in MessagePack."
+        ),
+    ]
+    charset: Annotated[
+        str | None,
+        msgspec.Meta(description="Charset of the HTTP Content-Type header, if it named one."),
+    ] = None
+    content_type: Annotated[
+        str | None,
+        msgspec.Meta(description="The HTTP Content-Type; pages that are not HTML are refused."),
+    ] = None
+    status: Annotated[
+        int, msgspec.Meta(ge=100, le=599, description="The HTTP status of the fetch.")
+    ] = 200
+    fetched_at: Annotated[
+        datetime | None, msgspec.Meta(description="When the page was fetched (RFC 3339).")
+    ] = None
+    fetch_id: Annotated[
+        str | None,
+        msgspec.Meta(description="The crawler's id of this fetch; part of the output's id."),
+    ] = None
+
+
+class CleanPage(msgspec.Struct, kw_only=True, frozen=True):
+    """A page's main text, as the indexer receives it."""
+
+    url: str
+    fetch_id: str | None
+    title: str
+    lang: Annotated[str | None, msgspec.Meta(description="As the page declares it.")]
+    text: Annotated[str, msgspec.Meta(description="Main text; the whole text on fallback.")]
+    fallback: bool
+    fallback_reason: FallbackLabel | None
+    blocks_total: int
+    blocks_with_words: int
+    blocks_kept: int
+    words_total: int
+    words_kept: int
+    fit_seconds: Annotated[float, msgspec.Meta(description="Time of the fit in its process.")]
+    schema_version: int = SCHEMA_VERSION
+
+
+_JSON_DECODER: Final = msgspec.json.Decoder(FetchedPage[str])
+_MSGPACK_DECODER: Final = msgspec.msgpack.Decoder(FetchedPage[bytes])
+_JSON_ENCODER: Final = msgspec.json.Encoder()
+_MSGPACK_ENCODER: Final = msgspec.msgpack.Encoder()
+
+
+def encoding_for(content_type: str | None) -> Encoding:
+    """The encoding an AMQP content_type names; InvalidMessageError if none."""
+    media_type = _media_type(content_type)
+    encoding = MEDIA_TYPES.get(media_type)
+    if encoding is None:
+        shown = repr(content_type) if content_type else "no content_type"
+        raise InvalidMessageError(
+            f"AMQP content_type {shown} is not one of {', '.join(MEDIA_TYPES)}"
+        )
+    return encoding
+
+
+def decode_page(body: bytes, encoding: Encoding) -> FetchedPage[bytes] | FetchedPage[str]:
+    """Decode and validate a message body; InvalidMessageError names what was wrong."""
+    try:
+        if encoding is Encoding.MSGPACK:
+            return _MSGPACK_DECODER.decode(body)
+        return _JSON_DECODER.decode(body)
+    except msgspec.ValidationError as error:
+        raise InvalidMessageError(f"{encoding.value} FetchedPage: {error}") from None
+    except msgspec.DecodeError as error:
+        raise InvalidMessageError(f"undecodable {encoding.value}: {error}") from None
+
+
+def encode_clean(page: CleanPage, encoding: Encoding) -> bytes:
+    if encoding is Encoding.MSGPACK:
+        return _MSGPACK_ENCODER.encode(page)
+    return _JSON_ENCODER.encode(page)
+
+
+def is_html(content_type: str | None) -> bool:
+    """Whether an HTTP Content-Type is one the fit is for (absent counts as HTML)."""
+    return content_type is None or _media_type(content_type) in _HTML_TYPES
+
+
+def clean_message_id(input_message_id: str | None, url: str, fetch_id: str | None) -> str:
+    """The output's AMQP message_id: the same for every delivery of the same input.
+
+    From the input's message_id when it has one, else from url and fetch_id
+    (two fetches of one URL without fetch ids then share an id: producers
+    that want both kept must set one of the two).
+    """
+    if input_message_id:
+        key = f"message_id\0{input_message_id}"
+    else:
+        key = f"url\0{url}\0{fetch_id or ''}"
+    digest = hashlib.sha256(f"blockdensity/clean/v{SCHEMA_VERSION}\0{key}".encode())
+    return digest.hexdigest()[:32]
+
+
+def _media_type(content_type: str | None) -> str:
+    return (content_type or "").partition(";")[0].strip().lower()
+
+
+# --- JSON Schemas -----------------------------------------------------------------
+
+SCHEMA_DIR: Final = Path(__file__).resolve().parent.parent / "schemas"
+_SCHEMA_FILES: Final = {
+    "fetched_page.schema.json": FetchedPage[str],
+    "clean_page.schema.json": CleanPage,
+}
+
+
+def json_schemas() -> dict[str, str]:
+    """File name -> JSON Schema text (of the JSON encoding), as committed under schemas/."""
+    out = {}
+    for name, struct in _SCHEMA_FILES.items():
+        schema = msgspec.json.schema(struct)
+        schema = {"$schema": "https://json-schema.org/draft/2020-12/schema", **schema}
+        out[name] = json.dumps(schema, indent=2, sort_keys=True) + "\n"
+    return out
+
+
+def write_schemas(directory: Path = SCHEMA_DIR) -> list[Path]:
+    written = []
+    for name, text in json_schemas().items():
+        path = directory / name
+        path.write_text(text, encoding="utf-8")
+        written.append(path)
+    return written
+
+
+if __name__ == "__main__":
+    for path in write_schemas():
+        print(path)
