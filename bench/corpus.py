@@ -17,9 +17,18 @@ from pathlib import Path
 
 from blockdensity.decode import decode_html
 
-DEFAULT_DATA = Path(
-    os.environ.get("BLOCKDENSITY_DATA", Path(__file__).resolve().parents[2] / "shared" / "data")
-)
+
+def _default_data() -> Path:
+    """BLOCKDENSITY_DATA, else the team's shared folder beside the checkout (../shared/data),
+    else where it lives on the team's machines, whatever the checkout's path."""
+    if "BLOCKDENSITY_DATA" in os.environ:
+        return Path(os.environ["BLOCKDENSITY_DATA"])
+    beside = Path(__file__).resolve().parents[2] / "shared" / "data"
+    machines = Path("/work/shared/data")
+    return machines if not beside.is_dir() and machines.is_dir() else beside
+
+
+DEFAULT_DATA = _default_data()
 SETS = ("scrapinghub", "readability")
 
 

@@ -35,7 +35,8 @@ from worker.devbroker import ensure_rabbitmq
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "samples"
-DATA = Path(os.environ.get("BLOCKDENSITY_DATA", ROOT.parent / "shared" / "data"))
+sys.path.insert(0, str(ROOT / "bench"))
+from corpus import DEFAULT_DATA as DATA  # noqa: E402 - the corpus location, in one place
 
 
 @pytest.fixture(scope="session")
@@ -103,11 +104,13 @@ def sample_pages() -> list[Sample]:
 
 
 def corpus_pages(count: int) -> list[Sample]:
-    """The first `count` pages of the scrapinghub development set, else the samples."""
+    """The first `count` pages of the scrapinghub development set, else the samples, cycled."""
     folder = DATA / "scrapinghub"
     truth = folder / "ground_truth.jsonl"
     if not truth.exists():
-        return sample_pages()[:count]
+        samples = sample_pages()
+        cycled = [samples[index % len(samples)] for index in range(count)]
+        return [Sample(f"{page.name}-{index}", page.raw) for index, page in enumerate(cycled)]
     ids = [json.loads(line)["page_id"] for line in truth.read_text().splitlines() if line]
     return [
         Sample(page_id, gzip.decompress((folder / "html" / f"{page_id}.html.gz").read_bytes()))
