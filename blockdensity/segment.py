@@ -271,7 +271,31 @@ def _walk(doc: dom.Document, conf: Conf, trace: Trace | None) -> Page:  # noqa: 
     children = iter_children(body, True, True)  # the children being walked
     closer = boundary  # the flags of the element they belong to, to close after them
     stack: list[tuple[Iterator[dom.Node], int]] = []
+    ends_block = False  # a boundary opened or closed since the last look
+    finished = False  # <body> closed: end the last block, then stop
     while True:
+        if ends_block:
+            ends_block = False
+            glue_node = None
+            if visible:
+                if anchor_depth or sup_depth:
+                    _end_inside(pieces, anchor_depth, sup_depth)
+                else:
+                    pieces.append(BLOCK_END)
+                links.append(BLOCK_END)
+                blocks.append((element, pre, drop))
+                visible = False
+                start = len(pieces)
+                link_start = len(links)
+                if anchor_depth or sup_depth:
+                    _begin_inside(pieces, anchor_depth, sup_depth)
+            elif len(pieces) > start:
+                del pieces[start:]
+                del links[link_start:]
+                if anchor_depth or sup_depth:
+                    _begin_inside(pieces, anchor_depth, sup_depth)
+                if trace:
+                    _untrace(trace, len(blocks))
         for node in children:
             node_id = node.tag_id
             if node_id != text_id:
@@ -287,36 +311,16 @@ def _walk(doc: dom.Document, conf: Conf, trace: Trace | None) -> Page:  # noqa: 
                 else:
                     flags = custom
                 if flags & boundary:
-                    # The open ends the current block.
-                    glue_node = None
-                    if visible:
-                        if anchor_depth or sup_depth:
-                            _end_inside(pieces, anchor_depth, sup_depth)
-                        else:
-                            pieces.append(BLOCK_END)
-                        links.append(BLOCK_END)
-                        blocks.append((element, pre, drop))
-                        visible = False
-                        start = len(pieces)
-                        link_start = len(links)
-                        if anchor_depth or sup_depth:
-                            _begin_inside(pieces, anchor_depth, sup_depth)
-                    elif len(pieces) > start:
-                        del pieces[start:]
-                        del links[link_start:]
-                        if anchor_depth or sup_depth:
-                            _begin_inside(pieces, anchor_depth, sup_depth)
-                        if trace:
-                            _untrace(trace, len(blocks))
+                    # The open ends the current block (at the top of the loop).
+                    ends_block = True
+                    if flags & skip:  # <hr>: a boundary with no content
+                        break
+                    boundary_ids.append(node_id)
                     if flags == boundary:  # p, div, li, td, ...: nothing else to do
-                        boundary_ids.append(node_id)
                         stack.append((children, closer))
                         children = iter_children(node, True, skip_ws)
                         closer = boundary
                         break
-                    if flags & skip:  # <hr>: a boundary with no content
-                        continue
-                    boundary_ids.append(node_id)
                 elif not flags or (flags == anchor and not anchor_depth):
                     # A plain inline element or a link. Most have one text
                     # child: take it here (falling through to the text code
@@ -405,10 +409,14 @@ def _walk(doc: dom.Document, conf: Conf, trace: Trace | None) -> Page:  # noqa: 
                 links += (_SPACE, text, _SPACE)
                 link_closes = False
         else:
-            flags = closer
-            if not stack:
+            if finished:
                 break
-            children, closer = stack.pop()
+            flags = closer
+            if stack:
+                children, closer = stack.pop()
+            else:  # the close of <body>
+                finished = True
+                children = iter(())
             if not flags:
                 continue
             if flags != boundary:
@@ -433,38 +441,9 @@ def _walk(doc: dom.Document, conf: Conf, trace: Trace | None) -> Page:  # noqa: 
                         if anchor_depth:
                             links.append(_SPACE)
                     continue
-            # The close of a boundary ends the current block.
+            # The close of a boundary ends the current block (at the top of the loop).
             boundary_ids.pop()
-            glue_node = None
-            if visible:
-                if anchor_depth or sup_depth:
-                    _end_inside(pieces, anchor_depth, sup_depth)
-                else:
-                    pieces.append(BLOCK_END)
-                links.append(BLOCK_END)
-                blocks.append((element, pre, drop))
-                visible = False
-                start = len(pieces)
-                link_start = len(links)
-                if anchor_depth or sup_depth:
-                    _begin_inside(pieces, anchor_depth, sup_depth)
-            elif len(pieces) > start:
-                del pieces[start:]
-                del links[link_start:]
-                if anchor_depth or sup_depth:
-                    _begin_inside(pieces, anchor_depth, sup_depth)
-                if trace:
-                    _untrace(trace, len(blocks))
-    # The close of <body> ends the last block.
-    if visible:
-        pieces.append(BLOCK_END)
-        links.append(BLOCK_END)
-        blocks.append((element, pre, drop))
-    elif len(pieces) > start:
-        del pieces[start:]
-        del links[link_start:]
-        if trace:
-            _untrace(trace, len(blocks))
+            ends_block = True
     return Page(blocks, "".join(pieces), "".join(links), title or "", lang, drop_scopes)
 
 
