@@ -35,8 +35,8 @@ from blockdensity.dom import parse
 Extractor = Callable[[str], object]
 
 
-def _extractors() -> dict[str, tuple[Extractor, int]]:
-    """name -> (function, rounds divisor): slow peers make fewer passes."""
+def _extractors() -> dict[str, Extractor]:
+    """name -> function, in the order they take their turns."""
     import boilerpy3.extractors
     import trafilatura
     from resiliparse.extract.html2text import extract_plain_text
@@ -57,11 +57,11 @@ def _extractors() -> dict[str, tuple[Extractor, int]]:
         return numwords.get_content(html)
 
     return {
-        "blockdensity fit": (fit_text, 1),
-        "lexbor parse (floor)": (parse, 1),
-        "resiliparse main_content": (resiliparse_main, 1),
-        "boilerpy3 NumWords": (boilerpy3_numwords, 3),
-        "trafilatura": (trafilatura_extract, 5),
+        "blockdensity fit": fit_text,
+        "lexbor parse (floor)": parse,
+        "resiliparse main_content": resiliparse_main,
+        "boilerpy3 NumWords": boilerpy3_numwords,
+        "trafilatura": trafilatura_extract,
     }
 
 
@@ -95,15 +95,15 @@ def main() -> None:
             for name, value in extractors.items()
             if any(name.startswith(prefix) for prefix in wanted) or name == "blockdensity fit"
         }
-    for function, _ in extractors.values():  # warm up imports and caches
+    for function in extractors.values():  # warm up imports and caches
         for page in pages[:20]:
             function(page)
 
     best: dict[str, float] = {}
-    for round_index in range(args.rounds):
-        for name, (function, divisor) in extractors.items():
-            if round_index % divisor:
-                continue
+    for _ in range(args.rounds):
+        # Every extractor every round: a ratio of best passes holds only if
+        # each had the same chances at a quiet moment.
+        for name, function in extractors.items():
             gc.collect()
             elapsed = _pass(function, pages)
             best[name] = min(best.get(name, elapsed), elapsed)
