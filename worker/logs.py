@@ -15,6 +15,16 @@ from typing import Any, Final
 
 __all__ = ["setup_logging"]
 
+# Bound on a record's message and on each field's text, in characters: a url
+# (logged with requeues and dead letters) can be as long as a message body.
+TEXT_LIMIT: Final = 1000
+# Line breaks and other control characters, escaped in text format: a url with
+# a newline would otherwise forge a log line of its own.
+_CONTROLS: Final = {code: f"\\x{code:02x}" for code in (*range(0x20), 0x7F, 0x85)} | {
+    0x2028: "\\u2028",
+    0x2029: "\\u2029",
+}
+
 # Attributes every LogRecord has: anything else came from `extra=`.
 _STANDARD: Final = frozenset(
     vars(logging.LogRecord("", 0, "", 0, "", None, None)).keys() | {"message", "asctime"}
@@ -25,6 +35,16 @@ def _fields(record: logging.LogRecord) -> dict[str, Any]:
     return {key: value for key, value in vars(record).items() if key not in _STANDARD}
 
 
+def _bounded(text: str) -> str:
+    if len(text) <= TEXT_LIMIT:
+        return text
+    return f"{text[:TEXT_LIMIT]}...[{len(text) - TEXT_LIMIT} more characters]"
+
+
+def _one_line(text: str) -> str:
+    return _bounded(text).translate(_CONTROLS)
+
+
 class JsonFormatter(logging.Formatter):
     """One JSON object a line: time, level, logger, message, then the fields."""
 
@@ -33,9 +53,12 @@ class JsonFormatter(logging.Formatter):
             "time": self.formatTime(record, "%Y-%m-%dT%H:%M:%S") + f".{int(record.msecs):03d}Z",
             "level": record.levelname,
             "logger": record.name,
-            "message": record.getMessage(),
+            "message": _bounded(record.getMessage()),
         }
-        data.update(_fields(record))
+        data.update(
+            (key, _bounded(value) if isinstance(value, str) else value)
+            for key, value in _fields(record).items()
+        )
         if record.exc_info:
             data["exception"] = self.formatException(record.exc_info)
         return json.dumps(data, default=str, ensure_ascii=False)
@@ -45,11 +68,17 @@ class TextFormatter(logging.Formatter):
     def __init__(self) -> None:
         super().__init__("%(asctime)s %(levelname)s %(name)s: %(message)s")
 
+    def formatMessage(self, record: logging.LogRecord) -> str:  # noqa: N802 - logging's name
+        record.message = _one_line(record.message)
+        return super().formatMessage(record)
+
     def format(self, record: logging.LogRecord) -> str:
         text = super().format(record)
         fields = _fields(record)
         if fields:
-            text += " " + " ".join(f"{key}={value}" for key, value in fields.items())
+            text += " " + " ".join(
+                f"{key}={_one_line(str(value))}" for key, value in fields.items()
+            )
         return text
 
 

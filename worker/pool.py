@@ -9,8 +9,9 @@ the child, and recycles children every `max_tasks` tasks.
 Children are started by a forkserver that has imported this module (and so
 blockdensity) once: a new child costs a fork, not an interpreter start, and
 it inherits none of the parent's sockets or threads. Each child asks the
-kernel to kill it when its parent goes, so a SIGKILLed worker leaves no
-orphans behind.
+kernel to kill it when its parent (the forkserver) goes, and the forkserver
+asks the same of the worker, so a SIGKILLed worker leaves no orphans behind,
+even with a fit stuck on a page.
 
 What crosses the process boundary is plain data: the page's body and charset
 in, a FitResult (a NamedTuple of str, int and float) out. blockdensity's Fit
@@ -24,11 +25,12 @@ import contextlib
 import ctypes
 import logging
 import multiprocessing
+import multiprocessing.forkserver
 import os
 import signal
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures.process import BrokenProcessPool
 from typing import Final, NamedTuple
 
@@ -44,6 +46,7 @@ __all__ = [
     "FitPool",
     "FitResult",
     "FitTimeoutError",
+    "die_with_parent",
     "fit_page",
     "fit_page_with_markers",
 ]
@@ -159,11 +162,16 @@ def fit_page_with_markers(body: bytes | str, charset: str | None) -> FitResult:
 _PR_SET_PDEATHSIG: Final = 1
 
 
-def _child_init() -> None:
-    """In each new child: die with the parent (Linux), so no child outlives a SIGKILL."""
+def die_with_parent() -> None:
+    """Ask the kernel (Linux) for SIGKILL when this process's parent goes."""
     with contextlib.suppress(OSError, AttributeError):
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+
+
+def _child_init() -> None:
+    """In each new child: die with the parent (Linux), so no child outlives a SIGKILL."""
+    die_with_parent()
 
 
 # --- the parent side ------------------------------------------------------------
@@ -201,10 +209,18 @@ class FitPool:
         self._on_restart = on_restart
         self._context = multiprocessing.get_context("forkserver")
         # Children fork from a server that has imported the fit already.
-        self._context.set_forkserver_preload([__name__])
+        # ...and that dies with this process (see worker/forkserver_preload.py).
+        self._context.set_forkserver_preload([__name__, "worker.forkserver_preload"])
         self._pool: ProcessPool | None = None
 
     def start(self) -> None:
+        # The forkserver starts here, from the event loop's thread (its death
+        # signal follows the thread that started it: forkserver_preload.py),
+        # and without the broker URL in its environment: the children parse
+        # untrusted HTML with a C parser and need no credentials (a process's
+        # /proc/<pid>/environ shows the environment it was started with).
+        with _without(_CREDENTIALS):
+            multiprocessing.forkserver.ensure_running()
         self._pool = self._new_pool()
 
     def _new_pool(self) -> ProcessPool:
@@ -265,6 +281,19 @@ class FitPool:
         pool, self._pool = self._pool, None
         if pool is not None:
             await asyncio.to_thread(_close, pool, timeout)
+
+
+# Environment variables that may carry a secret (the URL's password).
+_CREDENTIALS: Final = ("BLOCKDENSITY_AMQP_URL",)
+
+
+@contextlib.contextmanager
+def _without(names: tuple[str, ...]) -> Iterator[None]:
+    saved = {name: os.environ.pop(name) for name in names if name in os.environ}
+    try:
+        yield
+    finally:
+        os.environ.update(saved)
 
 
 def _stop(pool: ProcessPool) -> None:

@@ -141,6 +141,10 @@ def decode_page(body: bytes, encoding: Encoding) -> FetchedPage[bytes] | Fetched
         raise InvalidMessageError(f"{encoding.value} FetchedPage: {error}") from None
     except msgspec.DecodeError as error:
         raise InvalidMessageError(f"undecodable {encoding.value}: {error}") from None
+    except RecursionError:
+        # msgspec recurses into arrays and maps, unknown fields' too: ~1,000
+        # levels (a 2 KB message) raise RecursionError, not DecodeError.
+        raise InvalidMessageError(f"undecodable {encoding.value}: nested too deeply") from None
 
 
 def encode_clean(page: CleanPage, encoding: Encoding) -> bytes:
