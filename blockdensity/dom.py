@@ -7,8 +7,9 @@ node type the walk iterates over.
 
 from __future__ import annotations
 
+import re
 from functools import cache
-from typing import TypeAlias
+from typing import Final, TypeAlias
 
 from selectolax.lexbor import LexborDocumentOptions, LexborHTMLParser, LexborNode
 
@@ -34,13 +35,35 @@ Node: TypeAlias = LexborNode
 _STATIC_LIMIT = 4096
 
 
+# lexbor (selectolax 1.0.2) writes past a heap buffer when it decodes "&nGt;"
+# or "&nLt;", the only two of HTML's named references whose replacement (6
+# bytes of UTF-8) is longer than the reference (5 bytes): it copies the
+# replacement over the reference without checking the room left, so one of
+# them that ends where lexbor's buffer ends overflows it, and a run of a few
+# thousand aborts the process (RELIABILITY.md). They never reach it: each
+# becomes the two characters it stands for, which is what lexbor would have
+# put in the tree (in text and attribute values alike). The search runs over
+# the UTF-8 bytes, which a str page is encoded to here exactly as selectolax
+# would have (lone surrogates dropped): one pass in C, cheaper than a search
+# over a str of wide characters.
+_GROWING_REFERENCE: Final = re.compile(rb"&n([GL])t;")
+_REPLACEMENT: Final = {b"G": "\u226b\u20d2".encode(), b"L": "\u226a\u20d2".encode()}
+
+
+def _replacement(match: re.Match[bytes]) -> bytes:
+    return _REPLACEMENT[match[1]]
+
+
 def parse(html: str | bytes) -> Document:
     """Parse `html` (bytes are UTF-8) with lexbor's HTML5 tree builder, as a browser would.
 
     Without DOM mutation events: faster, and <selectedcontent> then does not
     copy an <option>'s text into the page (option text is never page text).
     """
-    return LexborHTMLParser(html, options=LexborDocumentOptions.WO_EVENTS)
+    data = html.encode("utf-8", "ignore") if isinstance(html, str) else html
+    if _GROWING_REFERENCE.search(data) is not None:
+        data = _GROWING_REFERENCE.sub(_replacement, data)
+    return LexborHTMLParser(data, options=LexborDocumentOptions.WO_EVENTS)
 
 
 @cache
