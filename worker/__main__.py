@@ -6,7 +6,13 @@ import argparse
 import asyncio
 import sys
 
-from worker.config import ConfigError, help_table, load_settings, unknown_variables
+from worker.config import (
+    ConfigError,
+    help_table,
+    load_settings,
+    unknown_variables,
+    unverified_tls,
+)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -39,6 +45,10 @@ def main(argv: list[str] | None = None) -> int:
     log = logging.getLogger("worker")
     for name in unknown_variables():
         log.warning("%s is not a setting of the worker (ignored; a typo?)", name)
+    if unverified_tls(settings):
+        log.warning(
+            "BLOCKDENSITY_AMQP_URL has no_verify_ssl: the broker's certificate goes unchecked"
+        )
     log.info("starting with %s", settings)
 
     async def serve() -> None:

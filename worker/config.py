@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any, Final
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import parse_qs, urlsplit, urlunsplit
 
 __all__ = [
     "ENV_PREFIX",
@@ -29,6 +29,7 @@ __all__ = [
     "load_settings",
     "redact_url",
     "unknown_variables",
+    "unverified_tls",
 ]
 
 ENV_PREFIX: Final = "BLOCKDENSITY_"
@@ -322,6 +323,18 @@ def unknown_variables(env: Mapping[str, str] | None = None) -> list[str]:
     env = os.environ if env is None else env
     known = {setting.env for setting in SETTINGS} | _FOREIGN
     return sorted(name for name in env if name.startswith(ENV_PREFIX) and name not in known)
+
+
+def unverified_tls(settings: Settings) -> bool:
+    """True when the AMQP URL turns certificate verification off (aiormq's ?no_verify_ssl=1).
+
+    Accepted (a test broker with a self-signed certificate needs it), but worth
+    a warning at start: the connection is then open to a man in the middle.
+    """
+    parts = urlsplit(settings.amqp_url)
+    # aiormq verifies only when the first value is "0" (or the parameter is absent).
+    flags = parse_qs(parts.query, keep_blank_values=True).get("no_verify_ssl")
+    return parts.scheme == "amqps" and flags is not None and flags[0] != "0"
 
 
 def help_table(width: int = 79) -> str:

@@ -16,6 +16,7 @@ from worker.config import (
     load_settings,
     redact_url,
     unknown_variables,
+    unverified_tls,
 )
 
 
@@ -111,6 +112,21 @@ def test_password_is_never_shown() -> None:
 def test_unknown_variables_are_reported() -> None:
     env = {"BLOCKDENSITY_POOL_SIZ": "2", "BLOCKDENSITY_POOL_SIZE": "2", "BLOCKDENSITY_DATA": "x"}
     assert unknown_variables(env) == ["BLOCKDENSITY_POOL_SIZ"]
+
+
+@pytest.mark.parametrize(
+    ("url", "unverified"),
+    [
+        ("amqps://u:p@h:5671/?cafile=/ca.pem", False),
+        ("amqps://u:p@h:5671/?no_verify_ssl=0", False),
+        ("amqps://u:p@h:5671/?no_verify_ssl=1", True),
+        ("amqps://u:p@h:5671/?cafile=/ca.pem&no_verify_ssl=", True),  # aiormq: not "0"
+        ("amqps://u:p@h:5671/?no_verify_ssl=yes&no_verify_ssl=0", True),  # the first counts
+        ("amqp://u:p@h:5672/?no_verify_ssl=1", False),  # no TLS to verify
+    ],
+)
+def test_a_url_that_turns_certificate_checks_off_is_told(url: str, unverified: bool) -> None:
+    assert unverified_tls(load_settings({"BLOCKDENSITY_AMQP_URL": url})) is unverified
 
 
 def test_help_lists_every_variable_with_its_default() -> None:
