@@ -121,16 +121,20 @@ def _percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
 
 
-def _message(page: Page, index: int, round_: int) -> tuple[str, bytes]:
-    message_id = f"bench-{round_}-{index}"
-    body = msgspec.msgpack.encode(
+def page_message(page: Page, message_id: str) -> bytes:
+    """A corpus page as a FetchedPage in MessagePack (the body as raw bytes)."""
+    return msgspec.msgpack.encode(
         {
             "url": f"https://{page.set_name}.example/{page.page_id}",
             "body": page.raw,
             "fetch_id": message_id,
         }
     )
-    return message_id, body
+
+
+def _message(page: Page, index: int, round_: int) -> tuple[str, bytes]:
+    message_id = f"bench-{round_}-{index}"
+    return message_id, page_message(page, message_id)
 
 
 def _wait_ready(port: int, timeout: float) -> float:
