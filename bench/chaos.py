@@ -48,6 +48,7 @@ from typing import Any
 import msgspec
 import robustness
 from corpus import DEFAULT_DATA
+from procs import alive
 from rabbitnode import PrivateRabbit
 
 # robustness puts bench/ first on sys.path; the repository goes before it, since
@@ -56,7 +57,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tests.worker.conftest import (
     WorkerProcess,
-    alive,
     http_get,
     json_page,
     msgpack_page,

@@ -22,12 +22,13 @@ import os
 import secrets
 import shutil
 import signal
-import socket
 import subprocess
 import tempfile
 import time
 from pathlib import Path
 from types import TracebackType
+
+from worker.devbroker import free_port
 
 __all__ = ["PrivateRabbit", "RabbitUnavailableError"]
 
@@ -36,12 +37,6 @@ _BIN = Path("/usr/lib/rabbitmq/bin")
 
 class RabbitUnavailableError(RuntimeError):
     """RabbitMQ is not installed here, or a private node would not start."""
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def _tool(name: str) -> str:
@@ -62,8 +57,8 @@ class PrivateRabbit:
     def __init__(self, prefix: str = "private", extra_config: str = "") -> None:
         self.extra_config = extra_config  # rabbitmq.conf lines (e.g. a TLS listener)
         self.name = f"{prefix}{secrets.token_hex(4)}@localhost"
-        self.port = _free_port()
-        self.dist_port = _free_port()
+        self.port = free_port()
+        self.dist_port = free_port()
         self.url = f"amqp://guest:guest@127.0.0.1:{self.port}/"
         self.directory = Path(tempfile.mkdtemp(prefix=f"rabbit-{prefix}-"))
         self._pid: int | None = None

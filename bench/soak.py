@@ -42,6 +42,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from corpus import DEFAULT_DATA, Page, load_pages
+from procs import children
 from rabbitnode import PrivateRabbit
 from worker_e2e import page_message
 
@@ -58,14 +59,6 @@ MIB = 1024 * 1024
 # ------------------------------------------------------------------ processes
 
 
-def _proc_stat(pid: int) -> list[str] | None:
-    try:
-        text = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return None
-    return text[text.rindex(")") + 2 :].split()
-
-
 def _rss_mib(pid: int) -> float | None:
     """Resident set size of `pid` in MiB (None once it is gone)."""
     try:
@@ -75,16 +68,6 @@ def _rss_mib(pid: int) -> float | None:
     except OSError:
         return None
     return None
-
-
-def _children(pid: int) -> list[int]:
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            fields = _proc_stat(int(entry.name))
-            if fields is not None and int(fields[1]) == pid and fields[0] != "Z":
-                found.append(int(entry.name))
-    return found
 
 
 def _cmdline(pid: int) -> str:
@@ -115,16 +98,16 @@ def sample(worker: WorkerProcess, at: float) -> Sample:
     """The worker's processes: parent -> forkserver -> pool children (and a resource tracker)."""
     parent = worker.process.pid
     forkserver = 0.0
-    children: dict[int, float] = {}
-    for pid in _children(parent):
+    pool: dict[int, float] = {}  # RSS by pool child
+    for pid in children(parent):
         if "forkserver" not in _cmdline(pid):
             continue  # multiprocessing's resource tracker
         forkserver = _rss_mib(pid) or 0.0
-        for child in _children(pid):
+        for child in children(pid):
             rss = _rss_mib(child)
             if rss is not None:
-                children[child] = rss
-    return Sample(at, _rss_mib(parent) or 0.0, forkserver, children)
+                pool[child] = rss
+    return Sample(at, _rss_mib(parent) or 0.0, forkserver, pool)
 
 
 def slope_per_hour(points: list[tuple[float, float]]) -> float:

@@ -28,67 +28,36 @@ import asyncio
 import logging
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
 import urllib.error
 import urllib.request
-import uuid
 from pathlib import Path
 
 import msgspec
 from corpus import DEFAULT_DATA, Page, load_pages
+from procs import descendants, stat_fields
 
 from blockdensity import fit_text
 from worker.amqp import Client, Received
 from worker.config import Settings, load_settings
-from worker.devbroker import ensure_rabbitmq
+from worker.devbroker import ensure_rabbitmq, free_port, scratch_topology
 from worker.schemas import clean_message_id
 
 ROOT = Path(__file__).resolve().parents[1]
 _TICKS = os.sysconf("SC_CLK_TCK")
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def _stat(pid: int) -> list[str] | None:
-    try:
-        text = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return None
-    # The command name may contain spaces: fields start after its ")".
-    return text[text.rindex(")") + 2 :].split()
-
-
 def _cpu(pid: int, *, reaped_children: bool = False) -> float:
     """utime + stime of `pid` in seconds (plus its reaped children's, if asked)."""
-    fields = _stat(pid)
+    fields = stat_fields(pid)
     if fields is None:
         return 0.0
     ticks = int(fields[11]) + int(fields[12])  # utime, stime
     if reaped_children:
         ticks += int(fields[13]) + int(fields[14])  # cutime, cstime
     return ticks / _TICKS
-
-
-def _descendants(root: int) -> list[int]:
-    parents: dict[int, list[int]] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            fields = _stat(int(entry.name))
-            if fields is not None:
-                parents.setdefault(int(fields[1]), []).append(int(entry.name))
-    found, todo = [], [root]
-    while todo:
-        for child in parents.get(todo.pop(), []):
-            found.append(child)
-            todo.append(child)
-    return found
 
 
 def _broker_pids() -> list[int]:
@@ -105,7 +74,7 @@ def _broker_pids() -> list[int]:
 
 def _cpu_split(worker: int, broker: list[int]) -> tuple[float, float, float]:
     """CPU seconds so far: worker parent, its descendants (pool), broker."""
-    children = sum(_cpu(pid, reaped_children=True) for pid in _descendants(worker))
+    children = sum(_cpu(pid, reaped_children=True) for pid in descendants(worker))
     return _cpu(worker), children, sum(_cpu(pid) for pid in broker)
 
 
@@ -162,15 +131,10 @@ async def _publish_all(client: Client, queue: str, messages: list[tuple[str, byt
 
 
 async def _run(pages: list[Page], rounds: int) -> dict[str, float]:
-    suffix = uuid.uuid4().hex[:8]
-    port = _free_port()
+    port = free_port()
     env = {
         **os.environ,
-        "BLOCKDENSITY_INPUT_QUEUE": f"bench.{suffix}.fetched",
-        "BLOCKDENSITY_OUTPUT_EXCHANGE": f"bench.{suffix}.pages",
-        "BLOCKDENSITY_OUTPUT_QUEUE": f"bench.{suffix}.clean",
-        "BLOCKDENSITY_DEAD_LETTER_EXCHANGE": f"bench.{suffix}.dlx",
-        "BLOCKDENSITY_DEAD_LETTER_QUEUE": f"bench.{suffix}.dead",
+        **scratch_topology("bench"),
         "BLOCKDENSITY_HTTP_PORT": str(port),
         "BLOCKDENSITY_LOG_LEVEL": "WARNING",
     }

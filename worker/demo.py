@@ -16,7 +16,6 @@ import asyncio
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -24,24 +23,17 @@ import textwrap
 import time
 import urllib.error
 import urllib.request
-import uuid
 from pathlib import Path
 
 import msgspec
 
 from worker.amqp import Client
 from worker.config import load_settings
-from worker.devbroker import ensure_rabbitmq
+from worker.devbroker import ensure_rabbitmq, free_port, scratch_topology
 from worker.schemas import CleanPage
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 _SAMPLE = re.compile(r'^(blockdensity_[a-z_]+)(?:\{([a-z_]+)="([a-z_]+)"\})? (\S+)$')
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def _get(port: int, path: str) -> tuple[int, str]:
@@ -116,19 +108,14 @@ def _show_metrics(values: dict[tuple[str, str], float]) -> None:
 
 
 async def _demo(samples: list[Path], lines: int) -> int:
-    suffix = uuid.uuid4().hex[:8]
-    port = _free_port()
+    port = free_port()
     env = {
-        "BLOCKDENSITY_INPUT_QUEUE": f"demo.{suffix}.fetched",
-        "BLOCKDENSITY_OUTPUT_EXCHANGE": f"demo.{suffix}.pages",
-        "BLOCKDENSITY_OUTPUT_QUEUE": f"demo.{suffix}.clean",
-        "BLOCKDENSITY_DEAD_LETTER_EXCHANGE": f"demo.{suffix}.dlx",
-        "BLOCKDENSITY_DEAD_LETTER_QUEUE": f"demo.{suffix}.dead",
+        **scratch_topology("demo"),
         "BLOCKDENSITY_HTTP_HOST": "127.0.0.1",
         "BLOCKDENSITY_HTTP_PORT": str(port),
     }
     settings = load_settings({**os.environ, **env})
-    log = Path(tempfile.gettempdir()) / f"blockdensity-demo-{suffix}.log"
+    log = Path(tempfile.gettempdir()) / f"blockdensity-demo-{settings.input_queue}.log"
     print(f"starting: python -m worker  (queue {settings.input_queue})")
     with log.open("wb") as out:
         worker = subprocess.Popen(

@@ -14,13 +14,37 @@ import socket
 import subprocess
 import sys
 import time
+import uuid
 from pathlib import Path
 
-__all__ = ["broker_answering", "ensure_rabbitmq", "rabbitmqctl"]
+__all__ = ["broker_answering", "ensure_rabbitmq", "free_port", "rabbitmqctl", "scratch_topology"]
 
 HOST = "127.0.0.1"
 PORT = 5672
 _SBIN = ("/usr/sbin", "/usr/lib/rabbitmq/bin")
+
+
+def free_port(host: str = HOST) -> int:
+    """A TCP port nothing listens on now (for a worker's HTTP server, a private broker)."""
+    with socket.socket() as sock:
+        sock.bind((host, 0))
+        return int(sock.getsockname()[1])
+
+
+def scratch_topology(prefix: str) -> dict[str, str]:
+    """BLOCKDENSITY_* variables naming queues and exchanges of their own.
+
+    `prefix.<random>.fetched` and so on: the demo, a benchmark or a test runs
+    a worker on the shared broker without touching anyone's real queues.
+    """
+    names = f"{prefix}.{uuid.uuid4().hex[:10]}"
+    return {
+        "BLOCKDENSITY_INPUT_QUEUE": f"{names}.fetched",
+        "BLOCKDENSITY_OUTPUT_EXCHANGE": f"{names}.pages",
+        "BLOCKDENSITY_OUTPUT_QUEUE": f"{names}.clean",
+        "BLOCKDENSITY_DEAD_LETTER_EXCHANGE": f"{names}.dlx",
+        "BLOCKDENSITY_DEAD_LETTER_QUEUE": f"{names}.dead",
+    }
 
 
 def broker_answering(host: str = HOST, port: int = PORT, timeout: float = 1.0) -> bool:

@@ -161,8 +161,7 @@ class Handler:
         count = delivery.delivery_count
         attempts = f"delivery {count + 1} of {settings.delivery_limit + 1}"
         if count >= settings.delivery_limit:
-            outcome = await self._dead_letter(delivery, error.reason, f"{error} ({attempts})", url)
-            return error.reason if outcome == error.reason else outcome
+            return await self._dead_letter(delivery, error.reason, f"{error} ({attempts})", url)
         log.warning(
             "%s: %s (%s); requeued",
             url,

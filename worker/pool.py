@@ -169,11 +169,6 @@ def die_with_parent() -> None:
         libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
-def _child_init() -> None:
-    """In each new child: die with the parent (Linux), so no child outlives a SIGKILL."""
-    die_with_parent()
-
-
 # --- the parent side ------------------------------------------------------------
 
 _FUNCTIONS: Final[dict[str, Callable[[bytes | str, str | None], FitResult]]] = {
@@ -227,7 +222,7 @@ class FitPool:
         return ProcessPool(
             max_workers=self._size,
             max_tasks=self._max_tasks,
-            initializer=_child_init,
+            initializer=die_with_parent,  # no fit process outlives the forkserver
             context=self._context,
         )
 

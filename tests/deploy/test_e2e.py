@@ -50,14 +50,13 @@ from tests.deploy.conftest import PrometheusTools
 from tests.worker.conftest import (
     WorkerProcess,
     corpus_pages,
-    free_port,
     msgpack_page,
     start_worker,
     worker_env,
 )
 from worker.amqp import Client
 from worker.config import Settings, load_settings
-from worker.devbroker import broker_answering, ensure_rabbitmq
+from worker.devbroker import broker_answering, ensure_rabbitmq, free_port
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 

@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 from chaos import OUTPUT, ChaosConfig, Fault, make_faults, make_plan, print_report, run_chaos
+from procs import alive
 
 from tests.worker.conftest import (
     WorkerProcess,
-    alive,
     http_get,
     msgpack_page,
     start_worker,

@@ -39,7 +39,6 @@ from yarl import URL
 from tests.worker.conftest import (
     ROOT,
     collect,
-    free_port,
     http_get,
     msgpack_page,
     running_app,
@@ -50,6 +49,7 @@ from tests.worker.conftest import (
 )
 from worker.amqp import HEADER_REASON, Client
 from worker.config import Settings, load_settings
+from worker.devbroker import free_port
 from worker.handler import _clean_page
 from worker.health import HealthServer
 from worker.logs import TEXT_LIMIT, JsonFormatter, TextFormatter

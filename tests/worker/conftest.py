@@ -13,13 +13,11 @@ import gzip
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
 import urllib.error
 import urllib.request
-import uuid
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,12 +29,13 @@ import pytest
 from worker.amqp import Client, Received
 from worker.app import App
 from worker.config import Settings, load_settings
-from worker.devbroker import ensure_rabbitmq
+from worker.devbroker import ensure_rabbitmq, free_port, scratch_topology
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "samples"
 sys.path.insert(0, str(ROOT / "bench"))
 from corpus import DEFAULT_DATA as DATA  # noqa: E402 - the corpus location, in one place
+from procs import descendants  # noqa: E402 - also the benchmarks' process helpers
 
 
 @pytest.fixture(scope="session")
@@ -47,21 +46,10 @@ def rabbitmq() -> None:
         pytest.fail(f"no RabbitMQ for the integration tests: {error}")
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 def worker_env(**overrides: str) -> dict[str, str]:
     """BLOCKDENSITY_* variables for one test: unique names, a free port, short timeouts."""
-    suffix = uuid.uuid4().hex[:10]
     env = {
-        "BLOCKDENSITY_INPUT_QUEUE": f"test.{suffix}.fetched",
-        "BLOCKDENSITY_OUTPUT_EXCHANGE": f"test.{suffix}.pages",
-        "BLOCKDENSITY_OUTPUT_QUEUE": f"test.{suffix}.clean",
-        "BLOCKDENSITY_DEAD_LETTER_EXCHANGE": f"test.{suffix}.dlx",
-        "BLOCKDENSITY_DEAD_LETTER_QUEUE": f"test.{suffix}.dead",
+        **scratch_topology("test"),
         "BLOCKDENSITY_HTTP_HOST": "127.0.0.1",
         "BLOCKDENSITY_HTTP_PORT": str(free_port()),
         "BLOCKDENSITY_POOL_SIZE": "2",
@@ -251,7 +239,7 @@ class WorkerProcess:
     port: int
 
     def descendants(self) -> list[int]:
-        return _descendants(self.process.pid)
+        return descendants(self.process.pid)
 
     def log_text(self) -> str:
         return self.log.read_text(errors="replace")
@@ -292,31 +280,3 @@ def worker_processes() -> Iterator[list[WorkerProcess]]:
             for pid in children:
                 with contextlib.suppress(ProcessLookupError):
                     os.kill(pid, signal.SIGKILL)
-
-
-def _descendants(root: int) -> list[int]:
-    parents: dict[int, list[int]] = {}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:
-            continue
-        parent = int(stat[stat.rindex(")") + 2 :].split()[1])
-        parents.setdefault(parent, []).append(int(entry.name))
-    found, todo = [], [root]
-    while todo:
-        for child in parents.get(todo.pop(), []):
-            found.append(child)
-            todo.append(child)
-    return found
-
-
-def alive(pid: int) -> bool:
-    """Running (not a zombie)."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat[stat.rindex(")") + 2] != "Z"

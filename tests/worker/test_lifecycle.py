@@ -13,6 +13,7 @@ from pathlib import Path
 
 import msgspec
 import pytest
+from procs import alive
 
 from worker.amqp import Client, Received
 from worker.config import load_settings
@@ -22,7 +23,6 @@ from worker.schemas import CleanPage
 from .conftest import (
     SLOW,
     WorkerProcess,
-    alive,
     collect,
     collect_urls,
     corpus_pages,
