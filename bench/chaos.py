@@ -55,6 +55,7 @@ from rabbitnode import PrivateRabbit
 # bench/worker.py would shadow the worker package.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from devkit.faults import MARKERS_FIT
 from tests.worker.conftest import (
     WorkerProcess,
     http_get,
@@ -473,7 +474,7 @@ class ChaosRun:
         with PrivateRabbit("chaos") as node:
             env = worker_env(
                 amqp_url=node.url,
-                fit_hook="markers",
+                fit_function=MARKERS_FIT,
                 fit_timeout=f"{config.fit_timeout:g}",
                 delivery_limit=str(config.delivery_limit),
                 max_body_bytes=str(config.max_body_bytes),

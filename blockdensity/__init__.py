@@ -3,7 +3,9 @@
 The density fit of Kohlschuetter, Fankhauser and Nejdl (WSDM 2010): per text
 block, word count and word-based link density, classified by the published
 decision tree (boilerpipe's NumWordsRulesClassifier), rendered by the one
-HTML-to-text renderer. Pure: no I/O, no global state, safe in many processes.
+HTML-to-text renderer. Pure: no I/O, and no state that changes once imported
+(the only process-wide thing it sets up at import is two codec error handlers
+under its own names, words.py), so it is safe in many threads and processes.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 from blockdensity.conf import DEFAULT_CONF, Conf
 from blockdensity.fit import fit_text
 from blockdensity.render import html_to_text
-from blockdensity.result import Block, Decision, FallbackReason, Fit, Reason
+from blockdensity.result import Block, Decision, FallbackReason, Fit, Reason, Summary
 
 __all__ = [
     "DEFAULT_CONF",
@@ -21,6 +23,7 @@ __all__ = [
     "FallbackReason",
     "Fit",
     "Reason",
+    "Summary",
     "__version__",
     "fit_text",
     "html_to_text",

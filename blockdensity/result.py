@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field, fields
 from enum import StrEnum
-from typing import Any
+from typing import Any, Final
 
-__all__ = ["Block", "Decision", "FallbackReason", "Fit", "Reason"]
+__all__ = ["Block", "Decision", "FallbackReason", "Fit", "Reason", "Summary", "summary_fields"]
 
 
 class Decision(StrEnum):
@@ -21,8 +21,8 @@ class Decision(StrEnum):
 class Reason(StrEnum):
     """Which leaf of the decision tree decided a block, or which rule overrode it.
 
-    The tree is boilerpipe's NumWordsRulesClassifier (SPEC section 4); the
-    descriptions name the thresholds of the default configuration.
+    The tree is boilerpipe's NumWordsRulesClassifier (SPEC section 4); its
+    thresholds are the configuration's (blockdensity.conf.Conf).
     """
 
     LINK_DENSE = "link_dense"
@@ -36,25 +36,6 @@ class Reason(StrEnum):
     SEMANTIC_DROP = "semantic_drop"
     SEMANTIC_MAJORITY = "semantic_majority"
 
-    @property
-    def description(self) -> str:
-        return _DESCRIPTIONS[self]
-
-
-_DESCRIPTIONS = {
-    Reason.LINK_DENSE: "link density over 0.333333",
-    Reason.LONG: "more than 16 words",
-    Reason.SHORT_BEFORE_TEXT: "16 words or fewer, next block has more than 15",
-    Reason.SHORT_AFTER_TEXT: "short, next short, previous block has more than 4 words",
-    Reason.SHORT_ISOLATED: "short, next short, previous block has 4 words or fewer",
-    Reason.AFTER_LINKS_LONG: "after a link-dense block (over 0.555556), more than 40 words",
-    Reason.AFTER_LINKS_BEFORE_TEXT: "after a link-dense block, next block has more than 17 words",
-    Reason.AFTER_LINKS_SHORT: "after a link-dense block, 40 words or fewer, next 17 or fewer",
-    Reason.SEMANTIC_DROP: "inside an element the configuration drops",
-    Reason.SEMANTIC_MAJORITY: "inside a dropped element that holds most of the page's "
-    "content words, so not dropped",
-}
-
 
 class FallbackReason(StrEnum):
     """Why the fit returned the page's full text (SPEC section 6)."""
@@ -64,39 +45,79 @@ class FallbackReason(StrEnum):
     NO_TEXT = "no_text"  # the page has no words at all
 
 
-@dataclass(frozen=True, slots=True)
+def _doc(text: str) -> dict[str, str]:
+    """A field's meaning, kept in its metadata (JSON Schemas made from the record show it)."""
+    return {"description": text}
+
+
+def _plain(value: object) -> object:
+    return value.value if isinstance(value, StrEnum) else value
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Block:
     """One text block of the page and how the fit judged it."""
 
-    index: int  # position among the page's blocks with visible text
-    element: str  # the boundary element the block's text sits in
-    text: str  # the block's text as the renderer renders it
-    text_bytes: int  # UTF-8 length of `text` (whitespace runs collapsed)
+    index: int = field(metadata=_doc("Position among the page's blocks with visible text."))
+    element: str = field(metadata=_doc("The boundary element the block's text sits in."))
+    text: str = field(metadata=_doc("The block's text as the renderer renders it."))
+    text_bytes: int = field(metadata=_doc("UTF-8 length of text."))
     words: int
     link_words: int
-    link_density: int  # permil, floored; 0 when words is 0 (reporting only)
+    link_density: int = field(
+        metadata=_doc("Permil, floored; 0 when words is 0 (for reports only).")
+    )
     decision: Decision
-    reason: Reason  # the tree's leaf, or the semantic rule that overrode it
-    leaf: Reason  # the tree's leaf, always
-    scope: str | None  # the dropped element in effect at the block, e.g. "nav"
+    reason: Reason = field(metadata=_doc("The tree's leaf, or the rule that overrode it."))
+    leaf: Reason = field(metadata=_doc("The tree's leaf, always."))
+    scope: str | None = field(
+        metadata=_doc('The dropped element in effect at the block, e.g. "nav".')
+    )
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "index": self.index,
-            "element": self.element,
-            "text": self.text,
-            "text_bytes": self.text_bytes,
-            "words": self.words,
-            "link_words": self.link_words,
-            "link_density": self.link_density,
-            "decision": self.decision.value,
-            "reason": self.reason.value,
-            "leaf": self.leaf.value,
-            "scope": self.scope,
-        }
+        """The block as JSON-ready data (enums as their string values)."""
+        return {name: _plain(getattr(self, name)) for name in _field_names(Block)}
 
 
-class Fit:
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Summary:
+    """What the fit found on one page, as plain data: the record a pipeline keeps.
+
+    Every field here is a field of the worker's output record too (CleanPage
+    extends this class), so a new output field is one new field here. Plain
+    data throughout: a Summary pickles, and msgspec encodes it as it is.
+    """
+
+    text: str = field(metadata=_doc("Main text; the whole text on fallback."))
+    title: str = field(metadata=_doc("The page's <title>, whitespace collapsed."))
+    lang: str | None = field(
+        metadata=_doc("The language the page declares (<html lang>), if it does.")
+    )
+    fallback: bool = field(init=False, metadata=_doc("Whether fallback_reason is set."))
+    fallback_reason: FallbackReason | None = field(
+        metadata=_doc("Why the whole text was returned (SPEC section 6), or null.")
+    )
+    blocks_total: int = field(metadata=_doc("Blocks with visible text."))
+    blocks_with_words: int
+    blocks_kept: int = field(metadata=_doc("Blocks whose text is in text."))
+    words_total: int
+    words_kept: int = field(metadata=_doc("Words in text."))
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "fallback", self.fallback_reason is not None)
+
+    def summary(self) -> Summary:
+        """These fields alone, without anything a subclass adds (e.g. to pickle them)."""
+        return Summary(**summary_fields(self))
+
+
+def summary_fields(record: Summary) -> dict[str, Any]:
+    """The constructor arguments of `record`'s Summary fields, for building a subclass."""
+    return {name: getattr(record, name) for name in _SUMMARY_INIT}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Fit(Summary):
     """The result of fitting one page. Immutable.
 
     `blocks` is built on first access: the per-block records cost more than
@@ -104,83 +125,19 @@ class Fit:
     counts never pays for them.
     """
 
-    __slots__ = (
-        "_block_factory",
-        "_blocks",
-        "blocks_kept",
-        "blocks_total",
-        "blocks_with_words",
-        "encoding",
-        "fallback",
-        "fallback_reason",
-        "lang",
-        "text",
-        "title",
-        "words_kept",
-        "words_total",
+    encoding: str | None = field(
+        metadata=_doc("What the bytes were decoded as; None when given str.")
     )
-
-    text: str  # the kept text, or the full text on fallback
-    title: str
-    lang: str | None  # as the page declares it (<html lang>), None if it does not
-    fallback: bool
-    fallback_reason: FallbackReason | None
-    blocks_total: int  # blocks with visible text
-    blocks_with_words: int
-    blocks_kept: int  # blocks whose text is in `text`
-    words_total: int
-    words_kept: int  # words in `text`
-    encoding: str | None  # what bytes were decoded as; None when given str
-    _blocks: tuple[Block, ...] | None
-    _block_factory: Callable[[], tuple[Block, ...]] | None
-
-    def __init__(  # noqa: PLR0913 - a record
-        self,
-        *,
-        text: str,
-        title: str,
-        lang: str | None,
-        fallback_reason: FallbackReason | None,
-        blocks: Callable[[], tuple[Block, ...]] | tuple[Block, ...],
-        blocks_total: int,
-        blocks_with_words: int,
-        blocks_kept: int,
-        words_total: int,
-        words_kept: int,
-        encoding: str | None,
-    ) -> None:
-        setter = object.__setattr__
-        setter(self, "text", text)
-        setter(self, "title", title)
-        setter(self, "lang", lang)
-        setter(self, "fallback", fallback_reason is not None)
-        setter(self, "fallback_reason", fallback_reason)
-        if isinstance(blocks, tuple):
-            setter(self, "_blocks", blocks)
-            setter(self, "_block_factory", None)
-        else:
-            setter(self, "_blocks", None)
-            setter(self, "_block_factory", blocks)
-        setter(self, "blocks_total", blocks_total)
-        setter(self, "blocks_with_words", blocks_with_words)
-        setter(self, "blocks_kept", blocks_kept)
-        setter(self, "words_total", words_total)
-        setter(self, "words_kept", words_kept)
-        setter(self, "encoding", encoding)
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError(f"Fit is immutable: cannot set {name!r}")
+    block_factory: Callable[[], tuple[Block, ...]] = field(repr=False, compare=False)
+    _blocks: tuple[Block, ...] | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def blocks(self) -> tuple[Block, ...]:
         """Every block with visible text, in document order, with how it was judged."""
         blocks = self._blocks
         if blocks is None:
-            factory = self._block_factory
-            assert factory is not None  # noqa: S101 - set whenever _blocks is not
-            blocks = factory()
+            blocks = self.block_factory()
             object.__setattr__(self, "_blocks", blocks)
-            object.__setattr__(self, "_block_factory", None)
         return blocks
 
     def __repr__(self) -> str:
@@ -192,19 +149,18 @@ class Fit:
 
     def to_dict(self, *, blocks: bool = True) -> dict[str, Any]:
         """The result as JSON-ready data (enums as their string values)."""
-        data: dict[str, Any] = {
-            "text": self.text,
-            "title": self.title,
-            "lang": self.lang,
-            "fallback": self.fallback,
-            "fallback_reason": self.fallback_reason.value if self.fallback_reason else None,
-            "blocks_total": self.blocks_total,
-            "blocks_with_words": self.blocks_with_words,
-            "blocks_kept": self.blocks_kept,
-            "words_total": self.words_total,
-            "words_kept": self.words_kept,
-            "encoding": self.encoding,
-        }
+        data = {name: _plain(getattr(self, name)) for name in _FIT_DATA}
         if blocks:
             data["blocks"] = [block.to_dict() for block in self.blocks]
         return data
+
+
+def _field_names(cls: type[object]) -> tuple[str, ...]:
+    return tuple(f.name for f in fields(cls))  # type: ignore[arg-type]  # a dataclass
+
+
+_SUMMARY_INIT: Final = tuple(f.name for f in fields(Summary) if f.init)
+# What Fit.to_dict reports: the page-level data, not the block factory.
+_FIT_DATA: Final = tuple(
+    name for name in _field_names(Fit) if name not in {"block_factory", "_blocks"}
+)

@@ -104,9 +104,6 @@ class TagTable:
         # separate words but never end a block.
         self.custom = SEPARATOR
 
-    def name(self, node_id: int) -> str:
-        return self.names.get(node_id, "?")
-
 
 def tag_id(name: str) -> int:
     """The lexbor tag id of an HTML element name; ValueError if lexbor does not know it."""

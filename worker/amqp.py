@@ -33,6 +33,7 @@ from aio_pika.abc import (
 )
 
 from worker.config import Settings, redact_url
+from worker.outcome import Outcome
 
 __all__ = [
     "HEADER_ERROR",
@@ -116,6 +117,26 @@ class Delivery:
     @property
     def message_id(self) -> str | None:
         return self._message.message_id
+
+    @property
+    def routing_key(self) -> str:
+        return self._message.routing_key or ""
+
+    def copy(self, extra_headers: dict[str, str]) -> aio_pika.Message:
+        """The message as received (body, properties, headers) plus `extra_headers`."""
+        original = self._message
+        return aio_pika.Message(
+            original.body,
+            headers={**original.headers, **extra_headers},
+            content_type=original.content_type,
+            content_encoding=original.content_encoding,
+            message_id=original.message_id,
+            correlation_id=original.correlation_id,
+            timestamp=original.timestamp,
+            type=original.type,
+            app_id=original.app_id,
+            delivery_mode=aio_pika.DeliveryMode.PERSISTENT,
+        )
 
     @property
     def delivery_count(self) -> int:
@@ -257,7 +278,7 @@ class Broker:
         )
         await self._publish(exchange, message, self._settings.output_routing_key)
 
-    async def dead_letter(self, delivery: Delivery, reason: str, error: str) -> None:
+    async def dead_letter(self, delivery: Delivery, reason: Outcome, error: str) -> None:
         """Publish the message, as received, to the dead-letter exchange with why.
 
         A plain reject cannot add headers, so the worker publishes the copy
@@ -266,24 +287,14 @@ class Broker:
         exchange = self._dead_letters
         if exchange is None:
             raise PublishFailedError("not connected")
-        original = delivery._message
-        headers = dict(original.headers)
-        headers[HEADER_REASON] = reason
-        headers[HEADER_ERROR] = error[:ERROR_HEADER_LIMIT]
-        headers[HEADER_QUEUE] = self._settings.input_queue
-        message = aio_pika.Message(
-            original.body,
-            headers=headers,
-            content_type=original.content_type,
-            content_encoding=original.content_encoding,
-            message_id=original.message_id,
-            correlation_id=original.correlation_id,
-            timestamp=original.timestamp,
-            type=original.type,
-            app_id=original.app_id,
-            delivery_mode=aio_pika.DeliveryMode.PERSISTENT,
+        message = delivery.copy(
+            {
+                HEADER_REASON: reason.value,
+                HEADER_ERROR: error[:ERROR_HEADER_LIMIT],
+                HEADER_QUEUE: self._settings.input_queue,
+            }
         )
-        await self._publish(exchange, message, original.routing_key or "")
+        await self._publish(exchange, message, delivery.routing_key)
 
     async def _publish(
         self, exchange: AbstractRobustExchange, message: aio_pika.Message, routing_key: str

@@ -24,7 +24,7 @@ from worker.config import Settings, redact_url
 from worker.handler import Handler
 from worker.health import HealthServer
 from worker.metrics import Metrics
-from worker.pool import FitPool
+from worker.pool import FitPool, resolve_fit_function
 
 __all__ = ["App"]
 
@@ -42,7 +42,7 @@ class App:
             size=settings.pool_size,
             timeout=settings.fit_timeout,
             max_tasks=settings.max_tasks_per_child,
-            hook=settings.fit_hook,
+            function=resolve_fit_function(settings.fit_function),
             on_restart=self.metrics.pool_restarts.inc,
         )
         self.health = HealthServer(

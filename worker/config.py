@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import os
+import pkgutil
 import re
 import textwrap
 from collections.abc import Callable, Mapping
@@ -20,7 +21,6 @@ from urllib.parse import parse_qs, urlsplit, urlunsplit
 
 __all__ = [
     "ENV_PREFIX",
-    "FIT_HOOKS",
     "SETTINGS",
     "ConfigError",
     "Settings",
@@ -33,8 +33,6 @@ __all__ = [
 ]
 
 ENV_PREFIX: Final = "BLOCKDENSITY_"
-# The test-only fit hooks (see worker.pool): "" is the real fit.
-FIT_HOOKS: Final = ("", "markers")
 LOG_LEVELS: Final = ("DEBUG", "INFO", "WARNING", "ERROR")
 LOG_FORMATS: Final = ("text", "json")
 # Variables with the prefix that belong to other tools of this project.
@@ -70,7 +68,7 @@ class Settings:
     liveness_timeout: float
     log_level: str
     log_format: str
-    fit_hook: str
+    fit_function: str
 
     def __repr__(self) -> str:
         # The URL's password must never reach a log line or a traceback.
@@ -200,6 +198,25 @@ def _choice(options: tuple[str, ...], *, upper: bool = False) -> Callable[[str],
     return parse
 
 
+def _import_path(value: str) -> str:
+    """A `module:function` path that imports; stored as text, resolved by the pool."""
+    value = value.strip()
+    if not value:
+        return value  # the density fit itself
+    if not _IMPORT_PATH.fullmatch(value):
+        raise ValueError("must be module:function, e.g. devkit.faults:fit_page_with_markers")
+    try:
+        function = pkgutil.resolve_name(value)
+    except (ImportError, AttributeError) as error:
+        raise ValueError(f"cannot import it: {error}") from None
+    if not callable(function):
+        raise ValueError("does not name a function")  # noqa: TRY004 - load_settings reports ValueError
+    return value
+
+
+_IMPORT_PATH: Final = re.compile(r"[A-Za-z_][\w.]*:[A-Za-z_]\w*")
+
+
 def _host(value: str) -> str:
     if not value.strip():
         raise ValueError("must be a host name or address, e.g. 0.0.0.0")
@@ -290,11 +307,12 @@ SETTINGS: Final[tuple[Setting, ...]] = (
     Setting("log_level", _choice(LOG_LEVELS, upper=True), "INFO", "DEBUG logs every page."),
     Setting("log_format", _choice(LOG_FORMATS), "text", "text, or json (one object a line)."),
     Setting(
-        "fit_hook",
-        _choice(FIT_HOOKS),
+        "fit_function",
+        _import_path,
         "",
-        "TEST ONLY. 'markers': a page containing BLOCKDENSITY-TEST-SIGKILL, -SEGFAULT, "
-        "-EXIT or -HANG crashes or hangs its fit process; -SLOW adds 0.2 s.",
+        "Empty for the density fit. For tests and experiments: module:function of "
+        "another function the fit processes run on each page (worker.pool.fit_page's "
+        "signature), e.g. the test suite's devkit.faults:fit_page_with_markers.",
     ),
 )
 

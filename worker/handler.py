@@ -21,11 +21,10 @@ from typing import Final
 from worker.amqp import Broker, Delivery, PublishFailedError
 from worker.config import Settings
 from worker.metrics import Metrics
-from worker.pool import FitFailedError, FitPool, FitResult
+from worker.outcome import Outcome
+from worker.pool import FitFailedError, FitPool
 from worker.schemas import (
-    CleanPage,
     Encoding,
-    FetchedPage,
     InvalidMessageError,
     clean_message_id,
     decode_page,
@@ -42,7 +41,7 @@ _OUTPUT_TYPES: Final = {Encoding.JSON: "application/json", Encoding.MSGPACK: "ap
 
 
 class Handler:
-    """Handles deliveries; `handle` returns the outcome label it counted."""
+    """Handles deliveries; `handle` returns the outcome it counted."""
 
     def __init__(self, settings: Settings, broker: Broker, pool: FitPool, metrics: Metrics) -> None:
         self._settings = settings
@@ -54,7 +53,7 @@ class Handler:
         # pool: this keeps the pool's backlog at the prefetch all the same.
         self._fit_slots = asyncio.Semaphore(settings.prefetch)
 
-    async def handle(self, delivery: Delivery) -> str | None:
+    async def handle(self, delivery: Delivery) -> Outcome | None:
         """Handle one delivery; None when cancelled (and requeued)."""
         metrics = self._metrics
         metrics.in_flight.inc()
@@ -72,7 +71,7 @@ class Handler:
             log.exception("unexpected error handling message %s", delivery.message_id)
             if not delivery.settled:
                 await self._requeue(delivery)
-            outcome = "crashed"
+            outcome = Outcome.CRASHED
         finally:
             metrics.in_flight.dec()
             seconds = asyncio.get_running_loop().time() - delivery.received
@@ -80,13 +79,13 @@ class Handler:
         metrics.outcome(outcome)
         return outcome
 
-    async def _handle(self, delivery: Delivery) -> str:
+    async def _handle(self, delivery: Delivery) -> Outcome:
         settings = self._settings
         body = delivery.body
         if len(body) > settings.max_body_bytes:
             return await self._dead_letter(
                 delivery,
-                "too_large",
+                Outcome.TOO_LARGE,
                 f"message body of {len(body)} bytes is over the limit of "
                 f"{settings.max_body_bytes} (BLOCKDENSITY_MAX_BODY_BYTES)",
             )
@@ -94,30 +93,24 @@ class Handler:
             encoding = encoding_for(delivery.content_type)
             page = decode_page(body, encoding)
         except InvalidMessageError as error:
-            return await self._dead_letter(delivery, "invalid", str(error))
+            return await self._dead_letter(delivery, Outcome.INVALID, str(error))
         if not is_html(page.content_type):
             return await self._dead_letter(
                 delivery,
-                "not_html",
+                Outcome.NOT_HTML,
                 f"HTTP content type {page.content_type!r} of {page.url} is not HTML",
                 page.url,
             )
 
         async with self._fit_slots:
             try:
-                result = await self._pool.fit(page.body, page.charset)
+                clean = await self._pool.fit(page)
             except FitFailedError as error:
                 return await self._fit_failed(delivery, page.url, error)
 
-        self._metrics.fitted(
-            fallback_reason=result.fallback_reason,
-            blocks=result.blocks_total,
-            blocks_kept=result.blocks_kept,
-            # MessagePack: the HTML's bytes; JSON: the message's, near enough.
-            page_bytes=len(page.body) if isinstance(page.body, bytes) else len(body),
-            fit_seconds=result.fit_seconds,
-        )
-        output = encode_clean(_clean_page(page, result), encoding)
+        # MessagePack: the HTML's bytes; JSON: the message's, near enough.
+        self._metrics.fitted(clean, len(page.body) if isinstance(page.body, bytes) else len(body))
+        output = encode_clean(clean, encoding)
         try:
             await self._broker.publish_output(
                 output,
@@ -127,11 +120,11 @@ class Handler:
         except PublishFailedError as error:
             log.warning("%s: output not published, input requeued: %s", page.url, error)
             await self._requeue(delivery)
-            return "publish_failed"
+            return Outcome.PUBLISH_FAILED
 
         if await self._ack(delivery):
             self._metrics.succeeded()
-        outcome = "ok" if result.fallback_reason is None else "fallback"
+        outcome = Outcome.FALLBACK if clean.fallback else Outcome.OK
         if log.isEnabledFor(logging.DEBUG):
             log.debug(
                 "%s: %s",
@@ -140,7 +133,7 @@ class Handler:
                 extra={
                     "url": page.url,
                     "outcome": outcome,
-                    "fit_seconds": round(result.fit_seconds, 6),
+                    "fit_seconds": round(clean.fit_seconds, 6),
                     "message_seconds": round(
                         asyncio.get_running_loop().time() - delivery.received, 6
                     ),
@@ -148,7 +141,7 @@ class Handler:
             )
         return outcome
 
-    async def _fit_failed(self, delivery: Delivery, url: str, error: FitFailedError) -> str:
+    async def _fit_failed(self, delivery: Delivery, url: str, error: FitFailedError) -> Outcome:
         """Requeue; on the last delivery the broker allows, dead-letter with the reason.
 
         The broker's count (x-delivery-count) decides when a page has had its
@@ -173,14 +166,14 @@ class Handler:
         return error.reason
 
     async def _dead_letter(
-        self, delivery: Delivery, reason: str, error: str, url: str | None = None
-    ) -> str:
+        self, delivery: Delivery, reason: Outcome, error: str, url: str | None = None
+    ) -> Outcome:
         try:
             await self._broker.dead_letter(delivery, reason, error)
         except PublishFailedError as failure:
             log.warning("could not dead-letter (%s: %s): %s; requeued", reason, error, failure)
             await self._requeue(delivery)
-            return "publish_failed"
+            return Outcome.PUBLISH_FAILED
         log.warning(
             "dead-lettered (%s): %s",
             reason,
@@ -201,21 +194,3 @@ class Handler:
             return True
         self._metrics.ack_failures.inc()
         return False
-
-
-def _clean_page(page: FetchedPage[bytes] | FetchedPage[str], result: FitResult) -> CleanPage:
-    return CleanPage(
-        url=page.url,
-        fetch_id=page.fetch_id,
-        title=result.title,
-        lang=result.lang,
-        text=result.text,
-        fallback=result.fallback_reason is not None,
-        fallback_reason=result.fallback_reason,
-        blocks_total=result.blocks_total,
-        blocks_with_words=result.blocks_with_words,
-        blocks_kept=result.blocks_kept,
-        words_total=result.words_total,
-        words_kept=result.words_kept,
-        fit_seconds=result.fit_seconds,
-    )

@@ -1,7 +1,7 @@
 """Prometheus metrics, recorded in the parent process only.
 
-The pool's children return their figures with each result (FitResult), and
-the parent records them, so prometheus-client's multiprocess mode (files on
+The pool's children return their figures with each result (the CleanPage
+they build), and the parent records them, so prometheus-client's multiprocess mode (files on
 disk, one set per child) is not needed. Each Metrics owns its registry, so
 several workers in one process (the tests) do not share counters.
 
@@ -24,23 +24,15 @@ from prometheus_client import (
 )
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
 
-__all__ = ["FALLBACK_REASONS", "OUTCOMES", "Metrics"]
+from blockdensity import FallbackReason
+from worker.outcome import Outcome
+from worker.schemas import CleanPage
+
+__all__ = ["Metrics"]
 
 # The *_created series double the exposition and no dashboard of ours reads
 # them (a process-wide switch of prometheus-client; this process is ours).
 disable_created_metrics()  # type: ignore[no-untyped-call]  # unannotated upstream
-
-OUTCOMES: Final = (
-    "ok",
-    "fallback",
-    "invalid",
-    "too_large",
-    "not_html",
-    "timeout",
-    "crashed",
-    "publish_failed",
-)
-FALLBACK_REASONS: Final = ("single_block", "nothing_kept", "no_text")
 
 _KIB: Final = 1024
 # Blocks of a page: a bare page has 1, a typical article 50 to 500, a
@@ -156,29 +148,22 @@ class Metrics:
             "Unix time of the last page published and acked (0: none yet).",
             registry=registry,
         )
-        for outcome in OUTCOMES:
-            self.pages.labels(outcome)
-        for reason in FALLBACK_REASONS:
-            self.fallbacks.labels(reason)
+        for outcome in Outcome:
+            self.pages.labels(outcome.value)
+        for reason in FallbackReason:
+            self.fallbacks.labels(reason.value)
 
-    def outcome(self, outcome: str) -> None:
-        self.pages.labels(outcome).inc()
+    def outcome(self, outcome: Outcome) -> None:
+        self.pages.labels(outcome.value).inc()
 
-    def fitted(
-        self,
-        *,
-        fallback_reason: str | None,
-        blocks: int,
-        blocks_kept: int,
-        page_bytes: int,
-        fit_seconds: float,
-    ) -> None:
-        if fallback_reason is not None:
-            self.fallbacks.labels(fallback_reason).inc()
-        self.page_blocks.observe(blocks)
-        self.page_blocks_kept.observe(blocks_kept)
+    def fitted(self, page: CleanPage, page_bytes: int) -> None:
+        """Record the fit's figures of one page (`page_bytes`: the HTML's size)."""
+        if page.fallback_reason is not None:
+            self.fallbacks.labels(page.fallback_reason.value).inc()
+        self.page_blocks.observe(page.blocks_total)
+        self.page_blocks_kept.observe(page.blocks_kept)
         self.page_bytes.observe(page_bytes)
-        self.fit_duration.observe(fit_seconds)
+        self.fit_duration.observe(page.fit_seconds)
 
     def succeeded(self) -> None:
         self.last_success.set(time.time())

@@ -13,9 +13,9 @@ kernel to kill it when its parent (the forkserver) goes, and the forkserver
 asks the same of the worker, so a SIGKILLed worker leaves no orphans behind,
 even with a fit stuck on a page.
 
-What crosses the process boundary is plain data: the page's body and charset
-in, a FitResult (a NamedTuple of str, int and float) out. blockdensity's Fit
-holds a closure and cannot be pickled.
+What crosses the process boundary is plain data: the FetchedPage in, its
+CleanPage out (the child builds the output record; blockdensity's Fit holds
+a closure for its lazy blocks and is never pickled).
 """
 
 from __future__ import annotations
@@ -27,136 +27,73 @@ import logging
 import multiprocessing
 import multiprocessing.forkserver
 import os
+import pkgutil
 import signal
 import threading
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures.process import BrokenProcessPool
-from typing import Final, NamedTuple
+from typing import Final, cast
 
 from pebble import ProcessExpired, ProcessPool
 
-from blockdensity import FallbackReason, fit_text
-from worker.schemas import FallbackLabel
+from blockdensity import fit_text
+from worker.outcome import Outcome
+from worker.schemas import CleanPage, FetchedPage, clean_page
 
 __all__ = [
-    "TEST_MARKERS",
     "FitCrashedError",
     "FitFailedError",
+    "FitFunction",
     "FitPool",
-    "FitResult",
     "FitTimeoutError",
     "die_with_parent",
     "fit_page",
-    "fit_page_with_markers",
+    "resolve_fit_function",
 ]
 
 log = logging.getLogger(__name__)
 
-
-class FitResult(NamedTuple):
-    """What a child returns for one page: the fit's output as plain data."""
-
-    text: str
-    title: str
-    lang: str | None
-    fallback_reason: FallbackLabel | None
-    blocks_total: int
-    blocks_with_words: int
-    blocks_kept: int
-    words_total: int
-    words_kept: int
-    fit_seconds: float
+# What a pool child runs on each page; worker.pool.fit_page unless configured.
+FitFunction = Callable[[FetchedPage[bytes] | FetchedPage[str]], CleanPage]
 
 
 class FitFailedError(Exception):
-    """The fit of one page did not produce a result. `reason` is its outcome label."""
+    """The fit of one page did not produce a result. `reason` is its outcome."""
 
-    reason = "crashed"
+    reason = Outcome.CRASHED
 
 
 class FitTimeoutError(FitFailedError):
     """The fit ran past the hard timeout; its process was killed and replaced."""
 
-    reason = "timeout"
+    reason = Outcome.TIMEOUT
 
 
 class FitCrashedError(FitFailedError):
     """The fit's process died (signal, exit) or the fit raised."""
 
-    reason = "crashed"
+    reason = Outcome.CRASHED
 
 
 # --- the child side -------------------------------------------------------------
 
 
-def fit_page(body: bytes | str, charset: str | None) -> FitResult:
-    """Run the fit on one page (in a pool child) and return plain data."""
+def fit_page(page: FetchedPage[bytes] | FetchedPage[str]) -> CleanPage:
+    """Run the fit on one page (in a pool child) and build its output record."""
     start = time.perf_counter()
-    fit = fit_text(body, charset=charset)
-    text = fit.text  # rendering is part of the fit's cost
-    seconds = time.perf_counter() - start
-    reason = fit.fallback_reason
-    return FitResult(
-        text,
-        fit.title,
-        fit.lang,
-        None if reason is None else _FALLBACK_LABELS[reason],
-        fit.blocks_total,
-        fit.blocks_with_words,
-        fit.blocks_kept,
-        fit.words_total,
-        fit.words_kept,
-        seconds,
-    )
+    fit = fit_text(page.body, charset=page.charset)
+    return clean_page(page, fit, time.perf_counter() - start)
 
 
-_FALLBACK_LABELS: Final[dict[FallbackReason, FallbackLabel]] = {
-    FallbackReason.SINGLE_BLOCK: "single_block",
-    FallbackReason.NOTHING_KEPT: "nothing_kept",
-    FallbackReason.NO_TEXT: "no_text",
-}
+def resolve_fit_function(path: str) -> FitFunction:
+    """The function a `module:function` path names; `fit_page` for an empty path.
 
-
-def _crash_sigkill() -> None:
-    os.kill(os.getpid(), signal.SIGKILL)  # as the OOM killer does
-
-
-def _crash_segfault() -> None:
-    ctypes.string_at(0)  # reads address 0: SIGSEGV
-
-
-def _crash_exit() -> None:
-    os._exit(70)
-
-
-def _hang() -> None:
-    while True:
-        time.sleep(3600)
-
-
-def _slow() -> None:
-    time.sleep(0.2)  # then the page is fitted as usual
-
-
-# TEST ONLY (BLOCKDENSITY_FIT_HOOK=markers): a page whose body contains one of
-# these markers crashes its process, hangs, or (SLOW) takes 0.2 s longer.
-TEST_MARKERS: Final[dict[bytes, Callable[[], None]]] = {
-    b"BLOCKDENSITY-TEST-SIGKILL": _crash_sigkill,
-    b"BLOCKDENSITY-TEST-SEGFAULT": _crash_segfault,
-    b"BLOCKDENSITY-TEST-EXIT": _crash_exit,
-    b"BLOCKDENSITY-TEST-HANG": _hang,
-    b"BLOCKDENSITY-TEST-SLOW": _slow,
-}
-
-
-def fit_page_with_markers(body: bytes | str, charset: str | None) -> FitResult:
-    """TEST ONLY: crash, hang or dawdle on a marked page; fit every other page as usual."""
-    data = body.encode("utf-8", "replace") if isinstance(body, str) else body
-    for marker, action in TEST_MARKERS.items():
-        if marker in data:
-            action()
-    return fit_page(body, charset)
+    A seam for tests and experiments (BLOCKDENSITY_FIT_FUNCTION, checked by
+    worker.config): the test suite puts in a fit that crashes or hangs on
+    marked pages. Inert unless set.
+    """
+    return cast("FitFunction", pkgutil.resolve_name(path)) if path else fit_page
 
 
 _PR_SET_PDEATHSIG: Final = 1
@@ -170,11 +107,6 @@ def die_with_parent() -> None:
 
 
 # --- the parent side ------------------------------------------------------------
-
-_FUNCTIONS: Final[dict[str, Callable[[bytes | str, str | None], FitResult]]] = {
-    "": fit_page,
-    "markers": fit_page_with_markers,
-}
 
 
 class FitPool:
@@ -192,15 +124,13 @@ class FitPool:
         size: int,
         timeout: float,
         max_tasks: int,
-        hook: str = "",
+        function: FitFunction = fit_page,
         on_restart: Callable[[], None] = lambda: None,
     ) -> None:
-        if hook not in _FUNCTIONS:
-            raise ValueError(f"unknown fit hook {hook!r}")
         self._size = size
         self._timeout = timeout
         self._max_tasks = max_tasks
-        self._function = _FUNCTIONS[hook]
+        self._function = function
         self._on_restart = on_restart
         self._context = multiprocessing.get_context("forkserver")
         # Children fork from a server that has imported the fit already.
@@ -228,15 +158,16 @@ class FitPool:
 
     async def warm_up(self) -> None:
         """Run one tiny fit per child, so the first pages do not pay for the start."""
-        await asyncio.gather(*(self.fit(b"<p>warm up</p>", None) for _ in range(self._size)))
+        page = FetchedPage(url="about:warm-up", body=b"<p>warm up</p>")
+        await asyncio.gather(*(self.fit(page) for _ in range(self._size)))
 
-    async def fit(self, body: bytes | str, charset: str | None) -> FitResult:
-        """The fit of one page, run in a child. Raises FitFailedError."""
+    async def fit(self, page: FetchedPage[bytes] | FetchedPage[str]) -> CleanPage:
+        """The fit of one page, run in a child: its output record. Raises FitFailedError."""
         pool = self._pool
         if pool is None:
             raise RuntimeError("FitPool.fit called before start()")
         try:
-            future = pool.schedule(self._function, args=(body, charset), timeout=self._timeout)
+            future = pool.schedule(self._function, args=(page,), timeout=self._timeout)
         except RuntimeError as error:
             # pebble marks a pool broken when, say, a child dies while no task
             # runs; it then refuses work. Replace it; this page is requeued.

@@ -13,22 +13,26 @@ from __future__ import annotations
 
 import hashlib
 import json
+from dataclasses import dataclass, field, fields
 from datetime import datetime
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Final, Generic, Literal, TypeVar
+from typing import Annotated, Any, Final, Generic, TypeVar
 
 import msgspec
+
+from blockdensity import Summary
+from blockdensity.result import summary_fields
 
 __all__ = [
     "MEDIA_TYPES",
     "SCHEMA_VERSION",
     "CleanPage",
     "Encoding",
-    "FallbackLabel",
     "FetchedPage",
     "InvalidMessageError",
     "clean_message_id",
+    "clean_page",
     "decode_page",
     "encode_clean",
     "encoding_for",
@@ -41,8 +45,6 @@ __all__ = [
 SCHEMA_VERSION: Final = 1
 
 BodyT = TypeVar("BodyT", bytes, str)
-# blockdensity.FallbackReason's values.
-FallbackLabel = Literal["single_block", "nothing_kept", "no_text"]
 
 
 class Encoding(Enum):
@@ -94,23 +96,29 @@ class FetchedPage(msgspec.Struct, Generic[BodyT], kw_only=True, frozen=True):
     ] = None
 
 
-class CleanPage(msgspec.Struct, kw_only=True, frozen=True):
+# The fit's own fields come from blockdensity.Summary, which CleanPage
+# extends: a field added there is in the output (and, once `python -m
+# worker.schemas` has run, in its JSON Schema) with no edit here. A pool child
+# builds it (`clean_page`), so what crosses the process boundary is this
+# record. A dataclass rather than a Struct for that reason (the library has no
+# msgspec); msgspec encodes it just as well. The docstring is the schema's.
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CleanPage(Summary):
     """A page's main text, as the indexer receives it."""
 
-    url: str
-    fetch_id: str | None
-    title: str
-    lang: Annotated[str | None, msgspec.Meta(description="As the page declares it.")]
-    text: Annotated[str, msgspec.Meta(description="Main text; the whole text on fallback.")]
-    fallback: bool
-    fallback_reason: FallbackLabel | None
-    blocks_total: int
-    blocks_with_words: int
-    blocks_kept: int
-    words_total: int
-    words_kept: int
-    fit_seconds: Annotated[float, msgspec.Meta(description="Time of the fit in its process.")]
+    url: str = field(metadata={"description": "The page's URL, as fetched."})
+    fetch_id: str | None = field(metadata={"description": "The crawler's id of the fetch."})
+    fit_seconds: float = field(metadata={"description": "Time of the fit in its process."})
     schema_version: int = SCHEMA_VERSION
+
+
+def clean_page(
+    page: FetchedPage[bytes] | FetchedPage[str], fit: Summary, fit_seconds: float
+) -> CleanPage:
+    """The output record of `page`, from its fit (a Fit, or any Summary)."""
+    return CleanPage(
+        url=page.url, fetch_id=page.fetch_id, fit_seconds=fit_seconds, **summary_fields(fit)
+    )
 
 
 _JSON_DECODER: Final = msgspec.json.Decoder(FetchedPage[str])
@@ -191,9 +199,22 @@ def json_schemas() -> dict[str, str]:
     out = {}
     for name, struct in _SCHEMA_FILES.items():
         schema = msgspec.json.schema(struct)
+        _describe_dataclass_fields(schema, CleanPage)
         schema = {"$schema": "https://json-schema.org/draft/2020-12/schema", **schema}
         out[name] = json.dumps(schema, indent=2, sort_keys=True) + "\n"
     return out
+
+
+def _describe_dataclass_fields(schema: dict[str, Any], record: type[CleanPage]) -> None:
+    """Copy the fields' descriptions from their metadata into `schema` (msgspec reads
+    a Struct's Meta, but a dataclass field's metadata is ours to carry over)."""
+    definition = schema.get("$defs", {}).get(record.__name__)
+    if definition is None:
+        return
+    for item in fields(record):
+        description = item.metadata.get("description")
+        if description is not None:
+            definition["properties"][item.name]["description"] = description
 
 
 def write_schemas(directory: Path = SCHEMA_DIR) -> list[Path]:

@@ -17,6 +17,7 @@ import pytest
 from chaos import OUTPUT, ChaosConfig, Fault, make_faults, make_plan, print_report, run_chaos
 from procs import alive
 
+from devkit.faults import MARKERS_FIT
 from tests.worker.conftest import (
     WorkerProcess,
     http_get,
@@ -98,7 +99,7 @@ async def test_sigkill_with_a_fit_stuck_on_a_page_leaves_no_orphans(
     # tracker and a hung fit process running, for good. Each fit process held the
     # forkserver's "alive" pipe open, so the forkserver never saw the worker go,
     # and the fit processes die with the forkserver, not with the worker.
-    env = worker_env(fit_hook="markers", fit_timeout="600")
+    env = worker_env(fit_function=MARKERS_FIT, fit_timeout="600")
     settings = load_settings(env)
     async with Client(settings.amqp_url) as client:
         try:

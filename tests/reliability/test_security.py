@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import asyncio
+import dataclasses
 import gzip
 import logging
 import os
@@ -36,6 +37,7 @@ import pytest
 from rabbitnode import PrivateRabbit
 from yarl import URL
 
+from blockdensity import FallbackReason
 from tests.worker.conftest import (
     ROOT,
     collect,
@@ -50,7 +52,6 @@ from tests.worker.conftest import (
 from worker.amqp import HEADER_REASON, Client
 from worker.config import Settings, load_settings
 from worker.devbroker import free_port
-from worker.handler import _clean_page
 from worker.health import HealthServer
 from worker.logs import TEXT_LIMIT, JsonFormatter, TextFormatter
 from worker.metrics import Metrics
@@ -114,8 +115,9 @@ def test_no_eval_pickle_shell_or_decompression_in_the_worker_or_the_library() ->
     # The fit pool passes the page to its children as what msgspec decoded
     # (bytes or str) and gets plain data back: multiprocessing pickles our own
     # objects between our own processes; nothing from the network is unpickled.
-    result = fit_page(b"<p>x</p>", None)
-    assert {type(value) for value in result} <= {str, int, float, type(None)}
+    result = fit_page(FetchedPage(url="u", body=b"<p>x</p>"))
+    values = [getattr(result, field.name) for field in dataclasses.fields(result)]
+    assert {type(value) for value in values} <= {str, int, float, bool, FallbackReason, type(None)}
 
 
 # ------------------------------------------------------------------ bounded sizes
@@ -137,21 +139,21 @@ def test_the_output_is_at_most_six_times_the_body(name: str) -> None:
     # With the 8 MiB body limit, an output stays under 48 MiB: within
     # RabbitMQ's default max_message_size (128 MiB). MessagePack at most 3x.
     body, charset = _WORST_PAGES[name]
-    clean = _clean_page(FetchedPage(url="u", body=body, charset=charset), fit_page(body, charset))
+    clean = fit_page(FetchedPage(url="u", body=body, charset=charset))
     assert len(clean.text.encode()) <= 3 * len(body)
     assert len(encode_clean(clean, Encoding.MSGPACK)) <= 3 * len(body) + 300
     assert len(encode_clean(clean, Encoding.JSON)) <= 6 * len(body) + 300
 
 
 def test_the_output_reports_block_counts_never_the_blocks() -> None:
-    annotations = CleanPage.__annotations__
-    assert set(annotations) == {
+    names = {field.name for field in dataclasses.fields(CleanPage)}
+    assert names == {
         "url", "fetch_id", "title", "lang", "text", "fallback", "fallback_reason",
         "blocks_total", "blocks_with_words", "blocks_kept", "words_total", "words_kept",
         "fit_seconds", "schema_version",
     }  # fmt: skip
-    clean = _clean_page(FetchedPage(url="u", body=b"<p>a<p>b"), fit_page(b"<p>a<p>b", None))
-    assert not any(isinstance(value, list | dict) for value in msgspec.structs.astuple(clean))
+    clean = fit_page(FetchedPage(url="u", body=b"<p>a<p>b"))
+    assert not any(isinstance(getattr(clean, name), list | dict) for name in names)
 
 
 def _record(message: str, *args: object, **extra: Any) -> logging.LogRecord:

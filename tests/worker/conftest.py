@@ -26,6 +26,7 @@ from typing import Any
 import msgspec
 import pytest
 
+from devkit.faults import SLOW_MARKER
 from worker.amqp import Client, Received
 from worker.app import App
 from worker.config import Settings, load_settings
@@ -114,9 +115,9 @@ def json_page(url: str, body: str, **fields: Any) -> bytes:
     return msgspec.json.encode({"url": url, "body": body, **fields})
 
 
-# With BLOCKDENSITY_FIT_HOOK=markers, a page with this marker takes 0.2 s longer:
-# load that lasts long enough to be interrupted.
-SLOW = b"<!-- BLOCKDENSITY-TEST-SLOW -->"
+# With devkit.faults' fit put in (MARKERS_FIT), a page with this marker takes
+# 0.2 s longer: load that lasts long enough to be interrupted.
+SLOW = f"<!-- {SLOW_MARKER} -->".encode()
 
 
 async def publish_pages(

@@ -38,7 +38,7 @@ def test_defaults() -> None:
     assert settings.http_port == 9108
     assert settings.log_level == "INFO"
     assert settings.log_format == "text"
-    assert settings.fit_hook == ""
+    assert settings.fit_function == ""
 
 
 def test_available_cpus_is_the_affinity_not_the_machine() -> None:
@@ -54,7 +54,7 @@ def test_overrides() -> None:
             "BLOCKDENSITY_LOG_LEVEL": "debug",
             "BLOCKDENSITY_LOG_FORMAT": "JSON",
             "BLOCKDENSITY_INPUT_QUEUE": "crawl.pages",
-            "BLOCKDENSITY_FIT_HOOK": "markers",
+            "BLOCKDENSITY_FIT_FUNCTION": "devkit.faults:fit_page_with_markers",
         }
     )
     assert settings.pool_size == 3
@@ -64,7 +64,7 @@ def test_overrides() -> None:
     assert settings.log_level == "DEBUG"
     assert settings.log_format == "json"
     assert settings.input_queue == "crawl.pages"
-    assert settings.fit_hook == "markers"
+    assert settings.fit_function == "devkit.faults:fit_page_with_markers"
 
 
 def test_empty_value_means_default() -> None:
@@ -84,7 +84,10 @@ def test_empty_value_means_default() -> None:
         ("BLOCKDENSITY_HTTP_PORT", "70000", "between 0 and 65535"),
         ("BLOCKDENSITY_LOG_LEVEL", "loud", "one of"),
         ("BLOCKDENSITY_LOG_FORMAT", "xml", "one of"),
-        ("BLOCKDENSITY_FIT_HOOK", "segfault", "one of"),
+        ("BLOCKDENSITY_FIT_FUNCTION", "segfault", "module:function"),
+        ("BLOCKDENSITY_FIT_FUNCTION", "devkit.nowhere:fit", "cannot import it"),
+        ("BLOCKDENSITY_FIT_FUNCTION", "devkit.faults:no_such_fit", "cannot import it"),
+        ("BLOCKDENSITY_FIT_FUNCTION", "devkit.faults:MARKERS_FIT", "not name a function"),
         ("BLOCKDENSITY_AMQP_URL", "http://broker/", "amqp://"),
         ("BLOCKDENSITY_INPUT_QUEUE", "q" * 256, "255 bytes"),
     ],

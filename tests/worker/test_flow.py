@@ -10,6 +10,7 @@ import pytest
 from aio_pika.exceptions import PublishError
 
 from blockdensity import fit_text
+from devkit.faults import MARKERS_FIT
 from worker.amqp import HEADER_ERROR, HEADER_QUEUE, HEADER_REASON, Client
 from worker.config import Settings, load_settings
 from worker.schemas import CleanPage, clean_message_id
@@ -148,7 +149,9 @@ async def test_invalid_too_large_and_not_html_are_dead_lettered_with_the_reason(
 
 async def test_crashing_and_hanging_pages_end_dead_after_the_delivery_limit(rabbitmq: None) -> None:
     # Delivery limit 2: three deliveries each, then the dead-letter queue.
-    settings = load_settings(worker_env(fit_hook="markers", delivery_limit="2", fit_timeout="1"))
+    settings = load_settings(
+        worker_env(fit_function=MARKERS_FIT, delivery_limit="2", fit_timeout="1")
+    )
     bad = {
         "sigkill": (b"<p>BLOCKDENSITY-TEST-SIGKILL</p>", "crashed"),
         "segfault": (b"<p>BLOCKDENSITY-TEST-SEGFAULT</p>", "crashed"),

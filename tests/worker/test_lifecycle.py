@@ -15,6 +15,7 @@ import msgspec
 import pytest
 from procs import alive
 
+from devkit.faults import MARKERS_FIT
 from worker.amqp import Client, Received
 from worker.config import load_settings
 from worker.devbroker import rabbitmqctl
@@ -49,7 +50,7 @@ async def test_sigterm_under_load_exits_0_within_the_grace_period_and_loses_noth
     worker_processes: list[WorkerProcess],
     tmp_path: Path,
 ) -> None:
-    env = worker_env(grace_period="8", fit_hook="markers")
+    env = worker_env(grace_period="8", fit_function=MARKERS_FIT)
     settings = load_settings(env)
     async with Client(settings.amqp_url) as client:
         try:
@@ -86,7 +87,7 @@ async def test_sigterm_requeues_what_cannot_finish_in_the_grace_period(
     worker_processes: list[WorkerProcess],
     tmp_path: Path,
 ) -> None:
-    env = worker_env(grace_period="1", fit_hook="markers", fit_timeout="60")
+    env = worker_env(grace_period="1", fit_function=MARKERS_FIT, fit_timeout="60")
     settings = load_settings(env)
     hung = [f"https://hung.example/{index}" for index in range(3)]
     async with Client(settings.amqp_url) as client:
@@ -124,7 +125,7 @@ async def test_sigkill_under_load_then_restart_yields_every_page(
     worker_processes: list[WorkerProcess],
     tmp_path: Path,
 ) -> None:
-    env = worker_env(fit_hook="markers")
+    env = worker_env(fit_function=MARKERS_FIT)
     settings = load_settings(env)
     async with Client(settings.amqp_url) as client:
         try:
@@ -166,7 +167,7 @@ async def test_reconnects_after_the_broker_closes_every_connection(
     worker_processes: list[WorkerProcess],
     tmp_path: Path,
 ) -> None:
-    env = worker_env(fit_hook="markers")
+    env = worker_env(fit_function=MARKERS_FIT)
     settings = load_settings(env)
     async with Client(settings.amqp_url) as client:
         try:

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from prometheus_client.parser import text_string_to_metric_families
 
-from worker.metrics import FALLBACK_REASONS, OUTCOMES, Metrics
+from blockdensity import FallbackReason
+from worker.metrics import Metrics
+from worker.outcome import Outcome
+from worker.schemas import CleanPage
 
 SERIES = (
     "blockdensity_pages",
@@ -34,16 +37,16 @@ def test_every_series_is_exposed_before_any_page() -> None:
     families = _families(Metrics())
     assert set(SERIES) <= set(families)
     pages = {labels["outcome"]: value for _, labels, value in families["blockdensity_pages"]}
-    assert pages == dict.fromkeys(OUTCOMES, 0.0)
+    assert pages == dict.fromkeys([outcome.value for outcome in Outcome], 0.0)
     fallbacks = {labels["reason"]: value for _, labels, value in families["blockdensity_fallback"]}
-    assert fallbacks == dict.fromkeys(FALLBACK_REASONS, 0.0)
+    assert fallbacks == dict.fromkeys([reason.value for reason in FallbackReason], 0.0)
     assert "blockdensity_pages_created" not in {
         name for samples in families.values() for name, _, _ in samples
     }
 
 
 def test_outcomes_are_the_issues() -> None:
-    assert set(OUTCOMES) == {
+    assert {outcome.value for outcome in Outcome} == {
         "ok",
         "fallback",
         "invalid",
@@ -74,11 +77,23 @@ def test_buckets_are_not_the_library_defaults() -> None:
 
 def test_recording() -> None:
     metrics = Metrics()
-    metrics.outcome("ok")
-    metrics.outcome("timeout")
-    metrics.fitted(
-        fallback_reason="no_text", blocks=7, blocks_kept=7, page_bytes=2048, fit_seconds=0.003
+    metrics.outcome(Outcome.OK)
+    metrics.outcome(Outcome.TIMEOUT)
+    page = CleanPage(
+        url="u",
+        fetch_id=None,
+        fit_seconds=0.003,
+        text="",
+        title="",
+        lang=None,
+        fallback_reason=FallbackReason.NO_TEXT,
+        blocks_total=7,
+        blocks_with_words=0,
+        blocks_kept=7,
+        words_total=0,
+        words_kept=0,
     )
+    metrics.fitted(page, 2048)
     metrics.succeeded()
     assert metrics.value("blockdensity_pages_total", {"outcome": "ok"}) == 1
     assert metrics.value("blockdensity_pages_total", {"outcome": "timeout"}) == 1
@@ -90,5 +105,5 @@ def test_recording() -> None:
 
 def test_each_metrics_object_has_its_own_registry() -> None:
     first, second = Metrics(), Metrics()
-    first.outcome("ok")
+    first.outcome(Outcome.OK)
     assert second.value("blockdensity_pages_total", {"outcome": "ok"}) == 0

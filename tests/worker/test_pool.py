@@ -7,10 +7,24 @@ from collections.abc import Awaitable, Callable
 
 import pytest
 
-from blockdensity import fit_text
-from worker.pool import FitCrashedError, FitPool, FitTimeoutError, fit_page
+from blockdensity import FallbackReason, fit_text
+from devkit.faults import fit_page_with_markers
+from worker.outcome import Outcome
+from worker.pool import (
+    FitCrashedError,
+    FitFunction,
+    FitPool,
+    FitTimeoutError,
+    fit_page,
+    resolve_fit_function,
+)
+from worker.schemas import FetchedPage
 
 from .conftest import sample_pages
+
+
+def _page(body: bytes, charset: str | None = None) -> FetchedPage[bytes]:
+    return FetchedPage(url="https://example.org/p", body=body, charset=charset, fetch_id="f1")
 
 
 async def _with_pool(
@@ -18,7 +32,7 @@ async def _with_pool(
     *,
     timeout: float = 5.0,
     max_tasks: int = 0,
-    hook: str = "",
+    function: FitFunction = fit_page,
 ) -> int:
     """Run `test` with a pool of 2; return how many children were replaced."""
     restarts: list[int] = []
@@ -26,7 +40,7 @@ async def _with_pool(
         size=2,
         timeout=timeout,
         max_tasks=max_tasks,
-        hook=hook,
+        function=function,
         on_restart=lambda: restarts.append(1),
     )
     pool.start()
@@ -41,7 +55,7 @@ def test_fit_page_is_plain_picklable_data() -> None:
     import pickle  # noqa: PLC0415 - only here
 
     page = sample_pages()[0].raw
-    result = fit_page(page, None)
+    result = fit_page(_page(page))
     fit = fit_text(page)
     assert pickle.loads(pickle.dumps(result)) == result  # noqa: S301 - our own bytes
     assert (result.text, result.title, result.lang) == (fit.text, fit.title, fit.lang)
@@ -51,13 +65,14 @@ def test_fit_page_is_plain_picklable_data() -> None:
         fit.words_kept,
     )
     assert result.fit_seconds > 0
+    assert (result.url, result.fetch_id) == ("https://example.org/p", "f1")
 
 
 async def test_results_equal_the_in_process_fit() -> None:
     pages = sample_pages()
 
     async def run(pool: FitPool) -> None:
-        results = await asyncio.gather(*(pool.fit(page.raw, None) for page in pages))
+        results = await asyncio.gather(*(pool.fit(_page(page.raw)) for page in pages))
         for page, result in zip(pages, results, strict=True):
             fit = fit_text(page.raw)
             assert result.text == fit.text
@@ -71,16 +86,17 @@ async def test_charset_reaches_the_fit() -> None:
     body = "<html><body><p>Grüße aus Köln, eine Stadt am Rhein.</p></body></html>"
 
     async def run(pool: FitPool) -> None:
-        result = await pool.fit(body.encode("latin-1"), "iso-8859-1")
+        result = await pool.fit(_page(body.encode("latin-1"), "iso-8859-1"))
         assert "Grüße aus Köln" in result.text
 
     await _with_pool(run)
 
 
-async def test_fallback_reason_comes_back_as_its_label() -> None:
+async def test_fallback_reason_comes_back_as_the_enum() -> None:
     async def run(pool: FitPool) -> None:
-        result = await pool.fit(b"<html><body></body></html>", None)
-        assert result.fallback_reason == "no_text"
+        result = await pool.fit(_page(b"<html><body></body></html>"))
+        assert result.fallback_reason is FallbackReason.NO_TEXT
+        assert result.fallback
 
     await _with_pool(run)
 
@@ -97,38 +113,38 @@ async def test_a_crash_fails_only_its_page(marker: bytes, complaint: str) -> Non
     good = [page.raw for page in sample_pages()]
 
     async def run(pool: FitPool) -> None:
-        bad = pool.fit(b"<p>" + marker + b"</p>", None)
+        bad = pool.fit(_page(b"<p>" + marker + b"</p>"))
         results = await asyncio.gather(
-            *(pool.fit(page, None) for page in good), bad, return_exceptions=True
+            *(pool.fit(_page(page)) for page in good), bad, return_exceptions=True
         )
         *fine, crashed = results
         assert isinstance(crashed, FitCrashedError)
         assert complaint in str(crashed)
-        assert crashed.reason == "crashed"
+        assert crashed.reason is Outcome.CRASHED
         assert all(not isinstance(result, BaseException) for result in fine)
         # The pool has its children back.
-        assert (await pool.fit(good[0], None)).title
+        assert (await pool.fit(_page(good[0]))).title
 
-    assert await _with_pool(run, hook="markers") == 1
+    assert await _with_pool(run, function=fit_page_with_markers) == 1
 
 
 async def test_a_hang_is_killed_at_the_timeout_and_replaced() -> None:
     async def run(pool: FitPool) -> None:
-        hung = pool.fit(b"BLOCKDENSITY-TEST-HANG", None)
-        fine = pool.fit(sample_pages()[0].raw, None)
+        hung = pool.fit(_page(b"BLOCKDENSITY-TEST-HANG"))
+        fine = pool.fit(_page(sample_pages()[0].raw))
         results = await asyncio.gather(hung, fine, return_exceptions=True)
         assert isinstance(results[0], FitTimeoutError)
-        assert results[0].reason == "timeout"
+        assert results[0].reason is Outcome.TIMEOUT
         assert "0.5 s timeout" in str(results[0])
         assert not isinstance(results[1], BaseException)
-        assert (await pool.fit(b"<title>after</title>", None)).title == "after"
+        assert (await pool.fit(_page(b"<title>after</title>"))).title == "after"
 
-    assert await _with_pool(run, hook="markers", timeout=0.5) == 1
+    assert await _with_pool(run, function=fit_page_with_markers, timeout=0.5) == 1
 
 
-async def test_markers_are_inert_without_the_hook() -> None:
+async def test_markers_are_inert_in_the_real_fit() -> None:
     async def run(pool: FitPool) -> None:
-        result = await pool.fit(b"<p>BLOCKDENSITY-TEST-SIGKILL</p>", None)
+        result = await pool.fit(_page(b"<p>BLOCKDENSITY-TEST-SIGKILL</p>"))
         assert "BLOCKDENSITY-TEST-SIGKILL" in result.text
 
     assert await _with_pool(run) == 0
@@ -138,13 +154,13 @@ async def test_children_are_recycled() -> None:
     pages = [page.raw for page in sample_pages()] * 2
 
     async def run(pool: FitPool) -> None:
-        results = await asyncio.gather(*(pool.fit(page, None) for page in pages))
+        results = await asyncio.gather(*(pool.fit(_page(page)) for page in pages))
         assert len(results) == len(pages)
 
     # Each child exits after one page; recycling is not a restart.
     assert await _with_pool(run, max_tasks=1) == 0
 
 
-def test_unknown_hook_is_refused() -> None:
-    with pytest.raises(ValueError, match="unknown fit hook"):
-        FitPool(size=1, timeout=1, max_tasks=0, hook="explode")
+def test_the_fit_function_seam_is_inert_unless_set() -> None:
+    assert resolve_fit_function("") is fit_page
+    assert resolve_fit_function("devkit.faults:fit_page_with_markers") is fit_page_with_markers

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import subprocess
 import sys
 from datetime import UTC, datetime
@@ -9,6 +11,7 @@ from datetime import UTC, datetime
 import msgspec
 import pytest
 
+from blockdensity import FallbackReason, Summary, fit_text
 from worker.schemas import (
     SCHEMA_DIR,
     CleanPage,
@@ -16,6 +19,7 @@ from worker.schemas import (
     FetchedPage,
     InvalidMessageError,
     clean_message_id,
+    clean_page,
     decode_page,
     encode_clean,
     encoding_for,
@@ -182,7 +186,6 @@ def _clean(**changes: object) -> CleanPage:
         "title": "T",
         "lang": "en",
         "text": "main text",
-        "fallback": False,
         "fallback_reason": None,
         "blocks_total": 9,
         "blocks_with_words": 8,
@@ -197,7 +200,8 @@ def _clean(**changes: object) -> CleanPage:
 
 @pytest.mark.parametrize("encoding", list(Encoding))
 def test_clean_page_round_trips(encoding: Encoding) -> None:
-    page = _clean(fallback=True, fallback_reason="single_block")
+    page = _clean(fallback_reason=FallbackReason.SINGLE_BLOCK)
+    assert page.fallback
     data = encode_clean(page, encoding)
     decoded = (
         msgspec.json.decode(data, type=CleanPage)
@@ -208,13 +212,13 @@ def test_clean_page_round_trips(encoding: Encoding) -> None:
     assert decoded.schema_version == 1
 
 
-def test_clean_page_field_order_is_the_contract() -> None:
-    assert CleanPage.__struct_fields__ == (
-        "url",
-        "fetch_id",
+def test_clean_page_fields_are_the_contract() -> None:
+    # Encoded as a map (JSON object, MessagePack map): consumers read fields by
+    # name. This order is the one the encoders write.
+    assert tuple(field.name for field in dataclasses.fields(CleanPage)) == (
+        "text",
         "title",
         "lang",
-        "text",
         "fallback",
         "fallback_reason",
         "blocks_total",
@@ -222,9 +226,30 @@ def test_clean_page_field_order_is_the_contract() -> None:
         "blocks_kept",
         "words_total",
         "words_kept",
+        "url",
+        "fetch_id",
         "fit_seconds",
         "schema_version",
     )
+
+
+def test_clean_page_carries_every_summary_field_without_a_copy_by_hand() -> None:
+    # The one-edit rule: a field of blockdensity.Summary is a field of the output.
+    summary = {field.name for field in dataclasses.fields(Summary)}
+    assert summary <= {field.name for field in dataclasses.fields(CleanPage)}
+    fit = fit_text("<title>T</title><p>one two three</p>")
+    page = clean_page(FetchedPage(url="https://e.org/", body=b"", fetch_id="f"), fit, 0.5)
+    for name in summary:
+        assert getattr(page, name) == getattr(fit, name), name
+    assert (page.url, page.fetch_id, page.fit_seconds) == ("https://e.org/", "f", 0.5)
+
+
+def test_the_schema_describes_fields_from_their_metadata() -> None:
+    schema = json.loads(json_schemas()["clean_page.schema.json"])
+    properties = schema["$defs"]["CleanPage"]["properties"]
+    assert properties["text"]["description"] == "Main text; the whole text on fallback."
+    assert properties["fit_seconds"]["description"] == "Time of the fit in its process."
+    assert schema["$defs"]["FallbackReason"]["enum"] == sorted(r.value for r in FallbackReason)
 
 
 def test_committed_json_schemas_match_the_structs() -> None:
