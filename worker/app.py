@@ -26,11 +26,15 @@ from worker.health import HealthServer
 from worker.metrics import Metrics
 from worker.pool import FitPool, resolve_fit_function
 
-__all__ = ["App"]
+__all__ = ["App", "StartupError"]
 
 log = logging.getLogger(__name__)
 
 HEARTBEAT_INTERVAL: Final = 0.5
+
+
+class StartupError(RuntimeError):
+    """The worker cannot start as configured; the message says why."""
 
 
 class App:
@@ -83,7 +87,13 @@ class App:
     async def run(self) -> None:
         """Serve until asked to stop, then shut down cleanly (also after a failure)."""
         settings = self.settings
-        self.health.start()
+        try:
+            self.health.start()
+        except OSError as error:
+            raise StartupError(
+                f"cannot serve /metrics on {settings.http_host}:{settings.http_port} "
+                f"(BLOCKDENSITY_HTTP_HOST, BLOCKDENSITY_HTTP_PORT): {error}"
+            ) from None
         heartbeat = asyncio.create_task(self.health.heartbeat(self._ready, HEARTBEAT_INTERVAL))
         try:
             self.pool.start()

@@ -22,13 +22,9 @@ from typing import ClassVar
 
 from worker.metrics import Metrics
 
-__all__ = ["HealthServer", "StartupError"]
+__all__ = ["HealthServer"]
 
 log = logging.getLogger(__name__)
-
-
-class StartupError(RuntimeError):
-    """The worker cannot start as configured; the message says why."""
 
 
 class HealthServer:
@@ -55,13 +51,8 @@ class HealthServer:
         class Handler(_Handler):
             owner: ClassVar[HealthServer] = health
 
-        try:
-            self._server = ThreadingHTTPServer((self._host, self._port), Handler)
-        except OSError as error:
-            raise StartupError(
-                f"cannot serve /metrics on {self._host}:{self._port} "
-                f"(BLOCKDENSITY_HTTP_HOST, BLOCKDENSITY_HTTP_PORT): {error}"
-            ) from None
+        # An OSError (port taken, address not ours) is the caller's to report.
+        self._server = ThreadingHTTPServer((self._host, self._port), Handler)
         self._server.daemon_threads = True
         self._thread = threading.Thread(
             target=self._server.serve_forever, name="health-http", daemon=True
