@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import importlib.util
 import sys
+from typing import Final
 
 from worker.config import (
     ConfigError,
@@ -13,6 +15,16 @@ from worker.config import (
     unknown_variables,
     unverified_tls,
 )
+
+# The "worker" extra of pyproject.toml, module: distribution. The library
+# (`pip install blockdensity`) installs none of them; config and --help need
+# none either.
+EXTRA_MODULES: Final = {
+    "msgspec": "msgspec",
+    "aio_pika": "aio-pika",
+    "prometheus_client": "prometheus-client",
+    "pebble": "pebble",
+}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -37,8 +49,19 @@ def main(argv: list[str] | None = None) -> int:
     # Imported after parsing, so that --help and a bad setting answer at once.
     import logging  # noqa: PLC0415
 
-    from worker.app import App  # noqa: PLC0415
-    from worker.health import StartupError  # noqa: PLC0415
+    try:
+        # The first import of the extra's modules (worker.app imports them all).
+        from worker.app import App, StartupError  # noqa: PLC0415
+    except ModuleNotFoundError as error:
+        missing = _missing_extra(error)
+        if missing is None:
+            raise
+        print(
+            'python -m worker: the worker needs the "worker" extra: '
+            f'pip install "blockdensity[worker]" ({missing})',
+            file=sys.stderr,
+        )
+        return 1
     from worker.logs import setup_logging  # noqa: PLC0415
 
     setup_logging(settings.log_level, settings.log_format)
@@ -62,6 +85,29 @@ def main(argv: list[str] | None = None) -> int:
         log.error("%s", error)  # noqa: TRY400 - the message says it all
         return 1
     return 0
+
+
+def _missing_extra(error: ModuleNotFoundError) -> str | None:
+    """What is not installed, when a third-party module is why the worker cannot import.
+
+    None for a module of this project itself: that is a bug, and its
+    traceback is the report.
+    """
+    top = (error.name or "").partition(".")[0]
+    if not top or top in ("worker", "blockdensity"):
+        return None
+    missing = [dist for module, dist in EXTRA_MODULES.items() if not _installed(module)]
+    if not missing:  # a dependency of one of them
+        missing = [top]
+    verb = "is" if len(missing) == 1 else "are"
+    return f"{', '.join(missing)} {verb} not installed"
+
+
+def _installed(module: str) -> bool:
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):  # a broken or half-imported package
+        return False
 
 
 if __name__ == "__main__":
