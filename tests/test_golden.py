@@ -13,20 +13,7 @@ from dataclasses import dataclass
 import pytest
 
 from blockdensity import Decision, FallbackReason, Fit, Reason, fit_text, html_to_text
-
-C = Decision.CONTENT
-B = Decision.BOILERPLATE
-D = Decision.DROPPED
-
-
-def seq(prefix: str, first: int, last: int) -> str:
-    """The words `prefix`+NN from `first` to `last` (SPEC's `{a01..a16}`), space separated."""
-    return " ".join(f"{prefix}{number:02d}" for number in range(first, last + 1))
-
-
-def page(body: str) -> str:
-    """A whole document around a golden case's body."""
-    return f"<!DOCTYPE html><html><head><title>golden</title></head><body>{body}</body></html>"
+from tests.helpers import B, C, D, page, seq
 
 
 @dataclass(frozen=True)

@@ -1,9 +1,12 @@
-"""Golden tests that freeze the renderer's byte contract (SPEC section 1).
+"""The renderer (blockdensity.render, SPEC section 1) and the golden strings that freeze it.
 
-`html_to_text` is the one renderer; the fit's text is what it renders with the
-dropped blocks removed. Every expected string here follows from SPEC section
-1 and the HTML5 parsing rules (character references, implied and ignored
-tags), worked out by hand.
+`render_blocks` and `block_lines` are called directly on hand-built blocks:
+one line per block, <br> marks breaking lines inside one, whitespace
+collapsed (verbatim inside <pre>, trailing whitespace aside), no empty line.
+Then `html_to_text`, the one renderer, on whole pages: every expected string
+follows from SPEC section 1 and the HTML5 parsing rules (character
+references, implied and ignored tags), worked out by hand. The fit's text is
+what it renders with the dropped blocks removed.
 """
 
 from __future__ import annotations
@@ -11,18 +14,95 @@ from __future__ import annotations
 import pytest
 
 from blockdensity import Decision, fit_text, html_to_text
+from blockdensity.conf import DEFAULT_CONF
+from blockdensity.render import block_lines, render_blocks
+from blockdensity.segment import BREAK_MARK, BlockInfo, segment
+from tests.helpers import BOUNDARY_CONTEXT, SPEC_BOUNDARIES, SPEC_INLINE, page, render, seq
+
+PLAIN: BlockInfo = ("p", False, -1)
+PRE: BlockInfo = ("pre", True, -1)
+
+# --------------------------------------------------------------------------- render_blocks
 
 
-def page(body: str, head: str = "<title>t</title>") -> str:
-    return f"<!DOCTYPE html><html><head>{head}</head><body>{body}</body></html>"
+def test_one_line_per_block_with_whitespace_collapsed() -> None:
+    assert render_blocks([PLAIN, PLAIN], ["  a01 \t a02 ", "\nb01\u00a0\u3000b02"]) == (
+        "a01 a02\nb01 b02"
+    )
 
 
-def render(body: str) -> str:
-    return html_to_text(page(body))
+def test_no_blocks_render_as_nothing() -> None:
+    assert render_blocks([], []) == ""
 
 
-def seq(prefix: str, first: int, last: int) -> str:
-    return " ".join(f"{prefix}{number:02d}" for number in range(first, last + 1))
+def test_a_pre_block_or_a_broken_block_of_whitespace_gives_no_empty_line() -> None:
+    """A plain block always has visible text (segment makes no other); these may not."""
+    assert render_blocks([PLAIN, PRE, PLAIN], ["a01", " \n\t ", "b01"]) == "a01\nb01"
+    assert render_blocks([PLAIN, PLAIN, PLAIN], ["a01", f" {BREAK_MARK} ", "b01"]) == "a01\nb01"
+
+
+def test_break_marks_break_lines_and_never_make_an_empty_one() -> None:
+    text = f"{BREAK_MARK}x01 {BREAK_MARK}{BREAK_MARK} y01{BREAK_MARK}"
+    assert render_blocks([PLAIN], [text]) == "x01\ny01"
+
+
+def test_pre_text_is_verbatim_but_for_trailing_whitespace_and_empty_lines() -> None:
+    text = "  def f():\n      return 1   \n\n \t\n\treturn  2\t"
+    assert render_blocks([PRE], [text]) == "  def f():\n      return 1\n\treturn  2"
+
+
+def test_a_break_mark_in_pre_is_a_line_break() -> None:
+    assert render_blocks([PRE], [f"a{BREAK_MARK}  b"]) == "a\n  b"
+
+
+def test_plain_pre_and_broken_blocks_keep_their_order() -> None:
+    blocks = [PLAIN, PRE, PLAIN, PLAIN, PLAIN]
+    texts = ["a01", "  p01\n  p02", f"b01{BREAK_MARK}b02", "c01", "  d01  "]
+    assert render_blocks(blocks, texts) == "a01\n  p01\n  p02\nb01\nb02\nc01\nd01"
+
+
+def test_blocks_and_texts_must_pair_up() -> None:
+    with pytest.raises(ValueError, match="shorter"):
+        render_blocks([PLAIN, PLAIN], ["only one"])
+
+
+@pytest.mark.parametrize(
+    ("block", "text", "lines"),
+    [
+        (PLAIN, " a01  a02 ", ["a01 a02"]),
+        (PLAIN, "   ", []),
+        (PLAIN, f"a01{BREAK_MARK}{BREAK_MARK} b01 ", ["a01", "b01"]),
+        (PRE, "  x\n\n  y  \n", ["  x", "  y"]),
+        (PRE, " \n\t", []),
+    ],
+)
+def test_block_lines_are_the_non_empty_lines_of_one_block(
+    block: BlockInfo, text: str, lines: list[str]
+) -> None:
+    assert block_lines(block, text) == lines
+
+
+def test_html_to_text_is_render_blocks_of_the_segmented_page() -> None:
+    body = f"<nav>n01</nav><p>a01<br>a02</p><pre> x\n  y</pre><footer>{seq('f', 1, 3)}</footer>"
+    html = page(body)
+    segmented = segment(html, DEFAULT_CONF.without_drops())
+    assert html_to_text(html) == render_blocks(segmented.blocks, segmented.block_texts())
+    assert html_to_text(html) == f"n01\na01\na02\n x\n  y\n{seq('f', 1, 3)}"
+
+
+def test_html_to_text_decodes_bytes_with_the_charset() -> None:
+    data = "<p>\u041f\u0440\u0438\u0432\u0435\u0442</p>".encode("koi8-r")
+    assert html_to_text(data, charset="koi8-r") == "\u041f\u0440\u0438\u0432\u0435\u0442"
+
+
+# --------------------------------------------------------------------------- boundaries
+
+
+@pytest.mark.parametrize("name", [name for name in SPEC_BOUNDARIES if name not in ("hr", "body")])
+def test_default_boundary_ends_a_line_in_the_renderer(name: str) -> None:
+    """With the default boundaries the renderer gives each block its own line."""
+    body = f"<div>x01 x02{BOUNDARY_CONTEXT[name]}z01 z02</div>"
+    assert html_to_text(page(body)) == "x01 x02\ny01 y02\nz01 z02"
 
 
 # --------------------------------------------------------------------------- entities
@@ -83,11 +163,6 @@ def test_br_breaks_a_line_inside_one_block() -> None:
     assert result.text == f"{seq('a', 1, 10)}\n{seq('b', 1, 10)}\n{seq('c', 1, 20)}"
 
 
-def test_words_do_not_join_across_br() -> None:
-    result = fit_text("<p>one<br>two</p>")
-    assert result.blocks[0].words == 2
-
-
 # --------------------------------------------------------------------------- pre
 
 
@@ -126,50 +201,11 @@ def test_pre_block_words_and_text() -> None:
 
 # --------------------------------------------------------------------------- inline and separators
 
-INLINE = [
-    "a",
-    "abbr",
-    "acronym",
-    "b",
-    "bdi",
-    "bdo",
-    "cite",
-    "code",
-    "data",
-    "del",
-    "dfn",
-    "em",
-    "font",
-    "i",
-    "ins",
-    "kbd",
-    "mark",
-    "q",
-    "s",
-    "samp",
-    "small",
-    "span",
-    "strike",
-    "strong",
-    "sub",
-    "sup",
-    "time",
-    "tt",
-    "u",
-    "var",
-]
 
-
-@pytest.mark.parametrize("name", INLINE)
+@pytest.mark.parametrize("name", SPEC_INLINE)
 def test_inline_element_never_inserts_a_space(name: str) -> None:
     """`foo<b>bar</b>` is `foobar`; `<a>` renders inline like the others."""
     assert render(f"<p>foo<{name}>bar</{name}>baz</p>") == "foobarbaz"
-
-
-@pytest.mark.parametrize("name", [name for name in INLINE if name not in ("a", "sub", "sup")])
-def test_inline_element_never_splits_a_word(name: str) -> None:
-    result = fit_text(page(f"<p>foo<{name}>bar</{name}>baz qux</p>"))
-    assert [(b.words, b.link_words) for b in result.blocks] == [(2, 0)]
 
 
 def test_wbr_never_inserts_a_space() -> None:
@@ -194,16 +230,6 @@ def test_wbr_never_inserts_a_space() -> None:
 )
 def test_non_inline_elements_render_as_one_collapsible_space(markup: str, text: str) -> None:
     assert render(f"<p>{markup}</p>") == text
-
-
-def test_img_separates_words_for_counting() -> None:
-    result = fit_text(page("<p>foo<img>bar</p>"))
-    assert result.blocks[0].words == 2
-
-
-def test_custom_element_never_ends_a_block() -> None:
-    result = fit_text(page("<p>foo<x-widget>bar</x-widget>baz</p>"))
-    assert [(b.text, b.words) for b in result.blocks] == [("foo bar baz", 3)]
 
 
 # --------------------------------------------------------------------------- whitespace

@@ -11,10 +11,7 @@ import random
 import pytest
 
 from blockdensity import Decision, FallbackReason, Fit, Reason, fit_text, html_to_text
-
-
-def seq(prefix: str, first: int, last: int) -> str:
-    return " ".join(f"{prefix}{number:02d}" for number in range(first, last + 1))
+from tests.helpers import seq
 
 
 def consistent(result: Fit, html: str | bytes, charset: str | None = None) -> None:
