@@ -90,10 +90,25 @@ def _decode(data: bytes, name: str) -> tuple[str | bytes, str]:
         return ("\ufffd" if data else ""), name
     encoding = webencodings.lookup(name)
     codec = _CODECS.get(name) or (encoding.codec_info.name if encoding is not None else "cp1252")
+    if codec == "cp1252":
+        return _decode_windows_1252(data), name
     try:
         return data.decode(codec, "replace"), name
     except (LookupError, UnicodeError):  # a codec that cannot take "replace"
-        return data.decode("cp1252", "replace"), _LAST_RESORT
+        return _decode_windows_1252(data), _LAST_RESORT
+
+
+# Python's cp1252 leaves five bytes undefined that the WHATWG index maps to
+# the C1 controls of the same number; surrogateescape marks them, this maps.
+_WHATWG_1252: Final = {0xDC00 + byte: byte for byte in (0x81, 0x8D, 0x8F, 0x90, 0x9D)}
+
+
+def _decode_windows_1252(data: bytes) -> str:
+    """windows-1252 as the WHATWG Encoding Standard defines it: every byte decodes."""
+    try:
+        return data.decode("cp1252")
+    except UnicodeDecodeError:
+        return data.decode("cp1252", "surrogateescape").translate(_WHATWG_1252)
 
 
 def _detect(data: bytes) -> str | None:

@@ -39,9 +39,12 @@ _ACTIVE: Final = ("script", "iframe", "object", "embed", "noscript", "base", "me
 def highlight(html: str | bytes, conf: Conf | None = None, *, charset: str | None = None) -> str:
     """The page as HTML with every block marked by its decision and a legend on top."""
     conf = conf or DEFAULT_CONF
+    # The fit decodes the bytes itself, with the same charset: what it counts
+    # is what the marks show (prepare_html's result may still be bytes, UTF-8,
+    # which a second decoding without the charset could read otherwise).
+    fit = fit_text(html, conf, charset=charset)
     if isinstance(html, bytes):
         html, _ = prepare_html(html, charset)
-    fit = fit_text(html, conf)
     trace: Trace = []
     _, doc = trace_segment(html, conf, trace)  # the same blocks as the fit's
     blocks = fit.blocks

@@ -177,7 +177,9 @@ def _apply_attributes(doc: dom.Document, conf: Conf) -> tuple[int, int]:
     Python would cost more than the whole walk. Returns the markers' tag ids,
     -1 when there are none.
     """
-    selectors = ["[hidden]"] + [f'[role="{role}" i]' for role in sorted(conf.drop_roles)]
+    # role is a list of tokens, of which the first is the element's role
+    # (WAI-ARIA): the query finds any token, the loop keeps the first.
+    selectors = ["[hidden]"] + [f'[role~="{role}" i]' for role in sorted(conf.drop_roles)]
     open_id = close_id = -1
     body = doc.body
     if body is None:
@@ -187,8 +189,11 @@ def _apply_attributes(doc: dom.Document, conf: Conf) -> tuple[int, int]:
         if "hidden" in attrs:
             node.replace_with(doc.create_node("img"))
             continue
+        roles = (attrs.get("role") or "").lower().split()
+        if not roles or roles[0] not in conf.drop_roles:
+            continue
         opener = doc.create_node(_DROP_OPEN)
-        opener.attrs["role"] = (attrs.get("role") or "").strip().lower()
+        opener.attrs["role"] = roles[0]
         closer = doc.create_node(_DROP_CLOSE)
         node.insert_before(opener, move=True)
         node.insert_after(closer, move=True)
