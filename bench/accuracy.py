@@ -1,7 +1,7 @@
 """Accuracy of the fit against its peers on the development corpus, and the ablation SPEC asks for.
 
 Every extractor reads the same input, each page decoded once as a browser
-would (bench/corpus.py: Page.html), and is scored by bench/corpus.py's
+would (devkit.corpus: Page.html), and is scored by devkit.corpus's
 `score`: per page, multiset whitespace-token precision, recall and F1 against
 the human-marked text; the table gives the mean of each over a set, and
 "overall" is the mean over every page of the sets run (so the larger set
@@ -25,7 +25,7 @@ the boundary set (SPEC's seed list, plus the other block-display elements,
 plus <br>) and the semantic drops (ARIA roles off, no drops at all), each
 against DEFAULT_CONF, in F1 points (0.01 F1 = 1 point).
 
-    python bench/accuracy.py [--data ../shared/data] [--sets scrapinghub,readability]
+    python -m bench.accuracy [--data ../shared/data] [--sets scrapinghub,readability]
         [--peers trafilatura,resiliparse,boilerpy3,justext,readability-lxml,all-text]
 
 `--peers ''` runs the fit alone (a few seconds).
@@ -44,12 +44,9 @@ from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from corpus import DEFAULT_DATA, SETS, Page, Score, load_pages, score
-
 import blockdensity.segment
 from blockdensity import DEFAULT_CONF, Conf, fit_text, html_to_text, tags
+from devkit.corpus import DEFAULT_DATA, SETS, Page, Score, load_pages, score
 
 Extractor = Callable[[str], str]
 

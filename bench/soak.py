@@ -18,10 +18,10 @@
    forkserver's, the children's mean, and the total, over the samples after
    the first minute (the warm-up), and the total's first and last.
 
-The broker is a private node (bench/rabbitnode.py): the soak neither loads the
+The broker is a private node (devkit.rabbitnode): the soak neither loads the
 shared broker nor depends on it. The worker logs to `--log` (WARNING level).
 
-    python bench/soak.py [--minutes 30] [--fraction 0.8] [--rate PAGES_PER_S] [--seed 7]
+    python -m bench.soak [--minutes 30] [--fraction 0.8] [--rate PAGES_PER_S] [--seed 7]
 """
 
 from __future__ import annotations
@@ -38,16 +38,12 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-# The repository first: bench/worker.py would otherwise shadow the worker package.
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from corpus import DEFAULT_DATA, Page, load_pages
-from procs import children
-from rabbitnode import PrivateRabbit
-from worker_e2e import page_message
-
-from tests.worker.conftest import WorkerProcess, start_worker, worker_env
-from worker.amqp import Client, Received
+from bench.worker_e2e import page_message
+from devkit.client import Client, Received
+from devkit.corpus import DEFAULT_DATA, Page, load_pages
+from devkit.procs import children
+from devkit.rabbitnode import PrivateRabbit
+from devkit.workers import WorkerProcess, start_worker, worker_env
 from worker.config import Settings, load_settings
 from worker.schemas import clean_message_id
 

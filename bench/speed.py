@@ -9,7 +9,7 @@ decoded HTML) and the fit's speed relative to it. Then the fit's memory:
 peak RSS, and RSS after 1 and after 10 further passes (growth would mean a
 leak).
 
-    python bench/speed.py [--rounds N] [--data ../shared/data] [--only fit,parse]
+    python -m bench.speed [--rounds N] [--data ../shared/data] [--only fit,parse]
 """
 
 from __future__ import annotations
@@ -24,13 +24,10 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from corpus import DEFAULT_DATA, load_pages
-
 import blockdensity.segment
 from blockdensity import fit_text
 from blockdensity.dom import parse
+from devkit.corpus import DEFAULT_DATA, load_pages
 
 Extractor = Callable[[str], object]
 
@@ -51,7 +48,7 @@ def _extractors() -> dict[str, Extractor]:
         return extract_plain_text(HTMLTree.parse(html), main_content=True)
 
     def trafilatura_extract(html: str) -> object:
-        return trafilatura.extract(html)  # its defaults, as in bench/accuracy.py
+        return trafilatura.extract(html)  # its defaults, as in bench.accuracy
 
     def boilerpy3_numwords(html: str) -> object:
         return numwords.get_content(html)

@@ -14,10 +14,9 @@
    (the better counts). The machine's other CPU use during the run is
    reported, as a measure of noise.
 
-    python bench/worker.py [--rounds 4] [--data ../shared/data]
+    python -m bench.worker_e2e [--rounds 4] [--data ../shared/data]
 
-(bench/worker.py runs this module; see there why it is two files.) Needs
-RabbitMQ on 127.0.0.1:5672 (started if not answering). Queues are named
+Needs RabbitMQ on 127.0.0.1:5672 (started if not answering). Queues are named
 bench.<random>.* and deleted afterwards.
 """
 
@@ -36,16 +35,16 @@ import urllib.request
 from pathlib import Path
 
 import msgspec
-from corpus import DEFAULT_DATA, Page, load_pages
-from procs import descendants, stat_fields
 
 from blockdensity import fit_text
-from worker.amqp import Client, Received
+from devkit.broker import ensure_rabbitmq, free_port, scratch_topology
+from devkit.client import Client, Received
+from devkit.corpus import DEFAULT_DATA, Page, load_pages
+from devkit.paths import ROOT
+from devkit.procs import descendants, stat_fields
 from worker.config import Settings, load_settings
-from worker.devbroker import ensure_rabbitmq, free_port, scratch_topology
 from worker.schemas import clean_message_id
 
-ROOT = Path(__file__).resolve().parents[1]
 _TICKS = os.sysconf("SC_CLK_TCK")
 
 

@@ -3,26 +3,21 @@
 The targets are the issue's: mean per-page F1 at least 0.87 on scrapinghub
 and 0.90 on readability (measured when the gate was set: 0.8726 and 0.9008),
 and the fallback to the whole page (SPEC section 6) on under 3% of the pages
-of each set. Scoring and loading are bench/corpus.py's, the same code as
-bench/accuracy.py, so the gate and the benchmark cannot disagree. Only the
-fit runs (no peers). The corpus is found as bench/corpus.py finds it
+of each set. Scoring and loading are devkit.corpus's, the same code as
+bench.accuracy's, so the gate and the benchmark cannot disagree. Only the
+fit runs (no peers). The corpus is found as devkit.corpus finds it
 (BLOCKDENSITY_DATA, else ../shared/data); without it the gate skips.
 """
 
 from __future__ import annotations
 
 import statistics
-import sys
 from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
-
-from corpus import DEFAULT_DATA, SETS, load_pages, score
-
 from blockdensity import fit_text
+from devkit.corpus import DEFAULT_DATA, SETS, load_pages, score
 
 pytestmark = [
     pytest.mark.slow,

@@ -34,6 +34,10 @@ from typing import Any
 
 import pytest
 
+from devkit.broker import broker_answering, ensure_rabbitmq, free_port
+from devkit.client import Client
+from devkit.messages import corpus_pages, msgpack_page
+from devkit.workers import WorkerProcess, start_worker, worker_env
 from tests.deploy.common import (
     DASHBOARD,
     PROMETHEUS_CONFIG,
@@ -47,16 +51,7 @@ from tests.deploy.common import (
     run,
 )
 from tests.deploy.conftest import PrometheusTools
-from tests.worker.conftest import (
-    WorkerProcess,
-    corpus_pages,
-    msgpack_page,
-    start_worker,
-    worker_env,
-)
-from worker.amqp import Client
 from worker.config import Settings, load_settings
-from worker.devbroker import broker_answering, ensure_rabbitmq, free_port
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 

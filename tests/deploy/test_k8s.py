@@ -36,7 +36,7 @@ from tests.deploy.common import (
 from worker.config import SETTINGS, Settings, load_settings
 
 ENV_NAMES = {setting.env for setting in SETTINGS}
-# Measured while bench/worker.py drained the development corpus (deploy/README.md,
+# Measured while bench.worker_e2e drained the development corpus (deploy/README.md,
 # "Sizing"): peak RSS in MiB of the worker's parent, its forkserver and resource
 # tracker together, and one fit process; and what an 8 MiB page adds to a fit
 # process (the largest body the worker accepts by default).

@@ -1,18 +1,12 @@
-"""Fixtures of the reliability tests: bench/ importable, the worker tests' fixtures.
+"""Fixtures of the reliability tests: the worker tests' broker and worker cleanup.
 
 The tests that stop the broker's application or close its connections (the
 chaos run), or that need a user with a password or a TLS listener (the
-security review), start a RabbitMQ node of their own (bench/rabbitnode.py),
+security review), start a RabbitMQ node of their own (devkit.rabbitnode),
 never touching the shared broker on 127.0.0.1:5672.
 """
 
 from __future__ import annotations
-
-import sys
-from pathlib import Path
-
-# Appended, not prepended: bench/worker.py must not shadow the worker package.
-sys.path.append(str(Path(__file__).resolve().parents[2] / "bench"))
 
 from tests.worker.conftest import rabbitmq, worker_processes
 

@@ -1,9 +1,9 @@
 """The short chaos run: every input accounted for through a worker SIGKILL, a broker restart,
 the broker closing every connection, crashing and hanging fits.
 
-bench/chaos.py's harness with a small plan (~400 messages, 2 workers); it
-runs on its own RabbitMQ node (bench/rabbitnode.py), never the shared one.
-The full run (>= 5,000 messages, more faults) is `python bench/chaos.py`; its
+The chaos harness (devkit.chaos) with a small plan (~400 messages, 2 workers);
+it runs on its own RabbitMQ node (devkit.rabbitnode), never the shared one.
+The full run (>= 5,000 messages, more faults) is `python -m bench.chaos`; its
 figures are in RELIABILITY.md.
 """
 
@@ -14,19 +14,21 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from chaos import OUTPUT, ChaosConfig, Fault, make_faults, make_plan, print_report, run_chaos
-from procs import alive
 
-from devkit.faults import MARKERS_FIT
-from tests.worker.conftest import (
-    WorkerProcess,
-    http_get,
-    msgpack_page,
-    start_worker,
-    wait_for,
-    worker_env,
+from devkit.chaos import (
+    OUTPUT,
+    ChaosConfig,
+    Fault,
+    make_faults,
+    make_plan,
+    print_report,
+    run_chaos,
 )
-from worker.amqp import Client
+from devkit.client import Client
+from devkit.faults import MARKERS_FIT
+from devkit.messages import msgpack_page
+from devkit.procs import alive
+from devkit.workers import WorkerProcess, http_get, start_worker, wait_for, worker_env
 from worker.config import load_settings
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]

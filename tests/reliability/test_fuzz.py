@@ -1,11 +1,11 @@
 """Fuzz regressions: the saved corpus of interesting inputs, and a small random budget.
 
-tests/fuzz_corpus/ holds what bench/fuzz.py's campaigns found worth keeping
+tests/fuzz_corpus/ holds what the fuzz campaigns found worth keeping
 (MANIFEST.json says why for each file): every file goes through fit_text and
 html_to_text with its charset, as str when the campaign fed it a str, and as
-bytes besides; no exception, and the invariants of bench/robustness.py. Then
-a few hundred new inputs of every shape (Hypothesis; the full campaign is
-`python bench/fuzz.py`, 100,000 inputs).
+bytes besides; no exception, and the invariants of devkit.invariants. Then
+a few hundred new inputs of every shape (Hypothesis, devkit.fuzzing; the full
+campaign is `python -m bench.fuzz`, 100,000 inputs).
 
 The decoder's half: random and mutated JSON / MessagePack message bodies
 through the worker's decode path must decode or be InvalidMessageError.
@@ -21,19 +21,11 @@ from typing import Any
 
 import msgspec
 import pytest
-from corpus import DEFAULT_DATA
-from fuzz import (
-    CORPUS_DIR,
-    SHAPES,
-    Input,
-    IsolatedChecker,
-    Pages,
-    classify,
-    run_decoder_campaign,
-    run_fit_campaign,
-)
 
 from blockdensity import fit_text, html_to_text
+from devkit.corpus import DEFAULT_DATA
+from devkit.fuzzing import CORPUS_DIR, SHAPES, Input, IsolatedChecker, Pages, run_fit_campaign
+from devkit.payloads import classify, run_decoder_campaign
 from worker.schemas import Encoding, InvalidMessageError, decode_page
 
 MANIFEST: dict[str, dict[str, Any]] = json.loads((CORPUS_DIR / "MANIFEST.json").read_text())

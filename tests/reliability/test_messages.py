@@ -1,6 +1,6 @@
 """Hostile messages through a running worker: each an output, or a dead letter with its reason.
 
-Seeded random and mutated JSON / MessagePack bodies (bench/fuzz.py's
+Seeded random and mutated JSON / MessagePack bodies (devkit.payloads'
 PayloadGen), with random AMQP content types, are published to a worker in
 this process (the shared broker, unique queue names: nothing disruptive).
 Every message must come out exactly as the decoder classifies it: decoded
@@ -13,10 +13,12 @@ from __future__ import annotations
 import random
 
 import pytest
-from fuzz import PayloadGen, classify
 
-from tests.worker.conftest import collect, http_get, msgpack_page, running_app, wait_for, worker_env
-from worker.amqp import HEADER_REASON, Client
+from devkit.client import Client
+from devkit.messages import collect, msgpack_page
+from devkit.payloads import PayloadGen, classify
+from devkit.workers import http_get, running_app, wait_for, worker_env
+from worker.amqp import HEADER_REASON
 from worker.config import load_settings
 from worker.schemas import clean_message_id, decode_page, encoding_for, is_html
 

@@ -34,24 +34,17 @@ import aio_pika
 import aiormq
 import msgspec
 import pytest
-from rabbitnode import PrivateRabbit
 from yarl import URL
 
 from blockdensity import FallbackReason
-from tests.worker.conftest import (
-    ROOT,
-    collect,
-    http_get,
-    msgpack_page,
-    running_app,
-    sample_pages,
-    start_worker,
-    wait_for,
-    worker_env,
-)
-from worker.amqp import HEADER_REASON, Client
+from devkit.broker import free_port
+from devkit.client import Client
+from devkit.messages import collect, msgpack_page, sample_pages
+from devkit.paths import ROOT
+from devkit.rabbitnode import PrivateRabbit
+from devkit.workers import http_get, running_app, start_worker, wait_for, worker_env
+from worker.amqp import HEADER_REASON
 from worker.config import Settings, load_settings
-from worker.devbroker import free_port
 from worker.health import HealthServer
 from worker.logs import TEXT_LIMIT, JsonFormatter, TextFormatter
 from worker.metrics import Metrics
@@ -77,10 +70,6 @@ _FORBIDDEN_MODULES = {
 }  # fmt: skip
 # Allowed, with the reason:
 _ALLOWED = {
-    # The development broker starter and the demo (never imported by the worker):
-    # fixed argv lists, no shell.
-    ("worker/devbroker.py", "subprocess"),
-    ("worker/demo.py", "subprocess"),
     # The fit pool: the test-only crash hook reads address 0, and PR_SET_PDEATHSIG.
     ("worker/pool.py", "ctypes"),
 }
@@ -304,7 +293,7 @@ async def test_the_password_is_never_logged_nor_in_the_fit_processes(
 
 
 def _spawn_worker(env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
-    """`python -m worker` that is not expected to become ready (conftest's start_worker waits)."""
+    """`python -m worker` that is not expected to become ready (devkit's start_worker waits)."""
     with log.open("wb") as out:
         return subprocess.Popen(
             [sys.executable, "-m", "worker"],

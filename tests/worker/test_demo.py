@@ -1,4 +1,4 @@
-"""The README's demo: python -m worker.demo runs end to end and says what came back."""
+"""The README's demo: python -m devkit.demo runs end to end and says what came back."""
 
 from __future__ import annotations
 
@@ -7,14 +7,15 @@ import sys
 
 import pytest
 
-from .conftest import ROOT, sample_pages
+from devkit.messages import sample_pages
+from devkit.paths import ROOT
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
 
 def test_demo_runs_end_to_end(rabbitmq: None) -> None:
     result = subprocess.run(
-        [sys.executable, "-m", "worker.demo"],
+        [sys.executable, "-m", "devkit.demo"],
         capture_output=True,
         text=True,
         cwd=ROOT,

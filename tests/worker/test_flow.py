@@ -10,23 +10,13 @@ import pytest
 from aio_pika.exceptions import PublishError
 
 from blockdensity import fit_text
+from devkit.client import Client
 from devkit.faults import MARKERS_FIT
-from worker.amqp import HEADER_ERROR, HEADER_QUEUE, HEADER_REASON, Client
+from devkit.messages import Sample, collect, corpus_pages, json_page, msgpack_page, sample_pages
+from devkit.workers import http_get, running_app, wait_for, worker_env
+from worker.amqp import HEADER_ERROR, HEADER_QUEUE, HEADER_REASON
 from worker.config import Settings, load_settings
 from worker.schemas import CleanPage, clean_message_id
-
-from .conftest import (
-    Sample,
-    collect,
-    corpus_pages,
-    http_get,
-    json_page,
-    msgpack_page,
-    running_app,
-    sample_pages,
-    wait_for,
-    worker_env,
-)
 
 pytestmark = pytest.mark.integration
 

@@ -13,28 +13,23 @@ from pathlib import Path
 
 import msgspec
 import pytest
-from procs import alive
 
+from devkit.broker import rabbitmqctl
+from devkit.client import Client, Received
 from devkit.faults import MARKERS_FIT
-from worker.amqp import Client, Received
-from worker.config import load_settings
-from worker.devbroker import rabbitmqctl
-from worker.schemas import CleanPage
-
-from .conftest import (
+from devkit.messages import (
     SLOW,
-    WorkerProcess,
     collect,
     collect_urls,
     corpus_pages,
-    http_get,
     msgpack_page,
     page_url,
     publish_pages,
-    start_worker,
-    wait_for,
-    worker_env,
 )
+from devkit.procs import alive
+from devkit.workers import WorkerProcess, http_get, start_worker, wait_for, worker_env
+from worker.config import load_settings
+from worker.schemas import CleanPage
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 

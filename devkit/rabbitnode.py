@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 from types import TracebackType
 
-from worker.devbroker import free_port
+from devkit.broker import free_port
 
 __all__ = ["PrivateRabbit", "RabbitUnavailableError"]
 

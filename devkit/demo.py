@@ -1,4 +1,4 @@
-"""python -m worker.demo: the queue stage end to end, on the sample pages.
+"""python -m devkit.demo (`./dev demo`): the queue stage end to end, on the sample pages.
 
 Starts RabbitMQ if it is not answering, starts `python -m worker` with queue
 names of its own, publishes each page of samples/ (MessagePack), prints what
@@ -6,7 +6,7 @@ comes back (title, fallback state, the first lines of text), a summary of
 the worker's /metrics, then stops the worker with SIGTERM and shows that it
 exited 0. Exit status 0 when every page came back and the worker exited 0.
 
-    python -m worker.demo [--samples DIR] [--lines 3]
+    python -m devkit.demo [--samples DIR] [--lines 3]
 """
 
 from __future__ import annotations
@@ -27,12 +27,12 @@ from pathlib import Path
 
 import msgspec
 
-from worker.amqp import Client
+from devkit.broker import ensure_rabbitmq, free_port, scratch_topology
+from devkit.client import Client
+from devkit.paths import SAMPLES
 from worker.config import load_settings
-from worker.devbroker import ensure_rabbitmq, free_port, scratch_topology
 from worker.schemas import CleanPage
 
-SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 _SAMPLE = re.compile(r'^(blockdensity_[a-z_]+)(?:\{([a-z_]+)="([a-z_]+)"\})? (\S+)$')
 
 
@@ -163,7 +163,7 @@ async def _demo(samples: list[Path], lines: int) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m worker.demo", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m devkit.demo", description=__doc__)
     parser.add_argument("--samples", type=Path, default=SAMPLES, help="folder of *.html pages")
     parser.add_argument("--lines", type=int, default=3, help="lines of text shown per page")
     args = parser.parse_args(argv)

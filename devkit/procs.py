@@ -1,4 +1,4 @@
-"""Processes as Linux's /proc shows them: for the benchmarks and tests that watch a worker.
+"""Processes as Linux's /proc shows them, for the benchmarks and tests that watch a worker.
 
 A worker is a process tree (the worker, its forkserver and resource tracker,
 the fit processes); these read it without a third-party library.

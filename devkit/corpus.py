@@ -1,8 +1,10 @@
-"""The development corpus (../shared/data): pages, their ground truth, and the scoring.
+"""The development corpus (../shared/data): where it is, its pages and ground truth, the scoring.
 
 Scoring follows ../shared/data/README.md: per page, precision, recall and F1
 of the extracted text's whitespace tokens against the ground truth's (case and
 punctuation kept, each token matched at most once), then the mean over a set.
+The accuracy benchmark and the accuracy gate (tests/test_accuracy_gate.py)
+load and score with this same code, so they cannot disagree.
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from blockdensity.decode import decode_html
+
+__all__ = ["DEFAULT_DATA", "SETS", "Corpus", "Page", "Score", "load_pages", "score"]
 
 
 def _default_data() -> Path:
@@ -43,6 +47,23 @@ class Page:
 
 def load_pages(data: Path = DEFAULT_DATA, sets: tuple[str, ...] = SETS) -> list[Page]:
     return [page for set_name in sets for page in _load_set(data, set_name)]
+
+
+class Corpus:
+    """The development corpus at `data`, loaded on first use (only the callers that need it do)."""
+
+    def __init__(self, data: Path) -> None:
+        self.data = data
+        self._pages: list[Page] | None = None
+
+    @property
+    def available(self) -> bool:
+        return self.data.is_dir()
+
+    def pages(self) -> list[Page]:
+        if self._pages is None:
+            self._pages = load_pages(self.data)
+        return self._pages
 
 
 def _load_set(data: Path, set_name: str) -> Iterator[Page]:

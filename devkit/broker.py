@@ -1,8 +1,12 @@
-"""A local RabbitMQ for the tests, the demo and the benchmark: start it if it is not answering.
+"""The local RabbitMQ (127.0.0.1:5672) for the tests, the demo and the benchmarks.
 
-Development only; the worker itself never starts a broker. On a machine
-without RabbitMQ, running as root with apt-get, it installs Debian's
-rabbitmq-server package first.
+Owns reaching it: `ensure_rabbitmq` starts it if it is not answering (on a
+machine without RabbitMQ, running as root with apt-get, it installs Debian's
+rabbitmq-server package first), `rabbitmqctl` runs its control tool, and
+`free_port` / `scratch_topology` give a run ports and queue names of its own.
+Development only; the worker itself never starts a broker.
+
+    python -m devkit.broker     # start (or install) it, return once it answers
 """
 
 from __future__ import annotations
@@ -48,6 +52,7 @@ def scratch_topology(prefix: str) -> dict[str, str]:
 
 
 def broker_answering(host: str = HOST, port: int = PORT, timeout: float = 1.0) -> bool:
+    """Whether something accepts TCP connections on host:port (the broker, presumably)."""
     try:
         with socket.create_connection((host, port), timeout=timeout):
             return True
@@ -67,7 +72,7 @@ def _which(command: str) -> str | None:
 
 
 def _say(text: str) -> None:
-    print(f"devbroker: {text}", file=sys.stderr, flush=True)
+    print(f"devkit.broker: {text}", file=sys.stderr, flush=True)
 
 
 def _install() -> None:

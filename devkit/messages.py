@@ -1,0 +1,150 @@
+"""The worker's messages, as a test or a harness makes and reads them.
+
+Input pages (the bundled samples, the development corpus) encoded as
+FetchedPage messages in MessagePack or JSON and published to an input
+queue; outputs and dead letters read back off their queues, through the
+broker closing the connection (devkit.client reconnects; reading resumes).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gzip
+import json
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import msgspec
+
+from devkit.client import Client, Received
+from devkit.corpus import DEFAULT_DATA
+from devkit.faults import SLOW_MARKER
+from devkit.paths import SAMPLES
+from worker.config import Settings
+
+__all__ = [
+    "SLOW",
+    "Sample",
+    "collect",
+    "collect_urls",
+    "corpus_pages",
+    "json_page",
+    "msgpack_page",
+    "page_url",
+    "publish_pages",
+    "sample_pages",
+]
+
+# With devkit.faults' fit put in (MARKERS_FIT), a page with this marker takes
+# 0.2 s longer: load that lasts long enough to be interrupted.
+SLOW = f"<!-- {SLOW_MARKER} -->".encode()
+
+
+# --- pages and messages ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Sample:
+    """A page to send: a name (it goes into the url) and its bytes as fetched."""
+
+    name: str
+    raw: bytes
+
+
+def sample_pages() -> list[Sample]:
+    """The bundled sample pages (samples/*.html), by file name."""
+    return [Sample(path.stem, path.read_bytes()) for path in sorted(SAMPLES.glob("*.html"))]
+
+
+def corpus_pages(count: int) -> list[Sample]:
+    """The first `count` pages of the scrapinghub development set, else the samples, cycled."""
+    folder = DEFAULT_DATA / "scrapinghub"
+    truth = folder / "ground_truth.jsonl"
+    if not truth.exists():
+        samples = sample_pages()
+        cycled = [samples[index % len(samples)] for index in range(count)]
+        return [Sample(f"{page.name}-{index}", page.raw) for index, page in enumerate(cycled)]
+    ids = [json.loads(line)["page_id"] for line in truth.read_text().splitlines() if line]
+    return [
+        Sample(page_id, gzip.decompress((folder / "html" / f"{page_id}.html.gz").read_bytes()))
+        for page_id in ids[:count]
+    ]
+
+
+def msgpack_page(url: str, body: bytes, **fields: Any) -> bytes:
+    """A FetchedPage message in MessagePack: `url`, `body` and any other `fields`."""
+    return msgspec.msgpack.encode({"url": url, "body": body, **fields})
+
+
+def json_page(url: str, body: str, **fields: Any) -> bytes:
+    """A FetchedPage message in JSON: `url`, `body` and any other `fields`."""
+    return msgspec.json.encode({"url": url, "body": body, **fields})
+
+
+async def publish_pages(
+    client: Client, settings: Settings, pages: list[Sample], *, marker: bytes = b""
+) -> list[str]:
+    """Publish each page (MessagePack) under url https://test.example/<i>; return the urls."""
+    urls = []
+    for index, page in enumerate(pages):
+        url = f"https://test.example/{index}/{page.name}"
+        await client.publish(
+            settings.input_queue,
+            msgpack_page(url, marker + page.raw, fetch_id=str(index)),
+            content_type="application/msgpack",
+        )
+        urls.append(url)
+    return urls
+
+
+# --- reading queues despite reconnects ---------------------------------------------
+
+
+async def collect(
+    client: Client, queue: str, count: int, timeout: float = 60, *, until_empty: bool = False
+) -> list[Received]:
+    """Read (and ack) messages of `queue` until `count` arrive or `timeout` passes.
+
+    With `until_empty`, only what is there now. Tolerates the broker closing
+    the client's connection (the robust connection reconnects; reading resumes).
+    """
+    got: list[Received] = []
+    deadline = time.monotonic() + timeout
+    while len(got) < count and time.monotonic() < deadline:
+        try:
+            got += await client.drain(
+                queue,
+                count - len(got),
+                min(5.0, deadline - time.monotonic()),
+                until_empty=until_empty,
+            )
+        except Exception:  # noqa: BLE001 - reconnecting; try again
+            await asyncio.sleep(0.2)
+            continue
+        if until_empty:
+            break
+    return got
+
+
+def page_url(message: Received) -> str:
+    """The url of a clean page or of an input page (MessagePack)."""
+    decoded = msgspec.msgpack.decode(message.body)
+    return str(decoded["url"])
+
+
+async def collect_urls(
+    client: Client, queue: str, urls: list[str], timeout: float = 90
+) -> list[Received]:
+    """Read outputs of `queue` until every url of `urls` has been seen (duplicates kept)."""
+    got: list[Received] = []
+    seen: set[str] = set()
+    deadline = time.monotonic() + timeout
+    while not seen >= set(urls) and time.monotonic() < deadline:
+        batch = await collect(client, queue, len(urls), timeout=0.5)
+        got += batch
+        seen.update(page_url(message) for message in batch)
+    # Duplicates of pages in flight during a failure may still be on their way.
+    await asyncio.sleep(0.5)
+    got += await collect(client, queue, 10 * len(urls), timeout=5, until_empty=True)
+    return got
