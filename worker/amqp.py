@@ -1,4 +1,4 @@
-"""Everything that speaks AMQP (the only importer of aio_pika).
+"""Everything the worker says in AMQP (the worker's only importer of aio_pika).
 
 Two robust connections, as RabbitMQ advises: one consumes, one publishes, so
 that flow control on publishing (a broker under memory pressure blocks
@@ -10,7 +10,7 @@ deleted, a quorum leader moved).
 Publishing uses publisher confirms and mandatory=True with returns raised:
 `publish_output` returns only once the broker has the output in a queue,
 and raises PublishFailedError otherwise, so that the caller can requeue the
-input rather than lose the page.
+input rather than lose the page. (The demo's and the tests' client is devkit.client.)
 """
 
 from __future__ import annotations
@@ -18,9 +18,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
 from collections.abc import Callable
-from typing import Any, Final, NamedTuple
+from typing import Any, Final
 
 import aio_pika
 import aiormq.exceptions
@@ -40,10 +39,8 @@ __all__ = [
     "HEADER_QUEUE",
     "HEADER_REASON",
     "Broker",
-    "Client",
     "Delivery",
     "PublishFailedError",
-    "Received",
     "input_queue_arguments",
 ]
 
@@ -117,6 +114,10 @@ class Delivery:
     @property
     def message_id(self) -> str | None:
         return self._message.message_id
+
+    @property
+    def content_encoding(self) -> str | None:
+        return self._message.content_encoding or None
 
     @property
     def routing_key(self) -> str:
@@ -336,134 +337,3 @@ class Broker:
         self._consume_channel = self._publish_channel = None
         self._input = self._output = self._dead_letters = None
         self._consumer_tag = None
-
-
-class Received(NamedTuple):
-    """A message as `Client` reads it."""
-
-    body: bytes
-    content_type: str | None
-    message_id: str | None
-    headers: dict[str, Any]
-    received: float  # time.monotonic() at receipt
-
-
-class Client:
-    """A plain publisher and reader for the demo, the benchmark and the tests.
-
-    Not the worker's path: it publishes straight to a queue (the default
-    exchange) with confirms, and reads queues with acks.
-    """
-
-    def __init__(self, url: str) -> None:
-        self._url = url
-        self._connection: AbstractRobustConnection | None = None
-        self._channel: AbstractRobustChannel | None = None
-
-    async def __aenter__(self) -> Client:
-        self._connection = await aio_pika.connect_robust(
-            self._url,
-            reconnect_interval=0.5,
-            client_properties={"connection_name": "blockdensity client"},
-        )
-        self._channel = await self._connection.channel(
-            publisher_confirms=True, on_return_raises=True
-        )
-        return self
-
-    async def __aexit__(self, *_: object) -> None:
-        if self._connection is not None:
-            await self._connection.close()
-
-    @property
-    def channel(self) -> AbstractRobustChannel:
-        if self._channel is None:
-            raise RuntimeError("use Client in `async with`")
-        return self._channel
-
-    async def declare_input(self, settings: Settings) -> None:
-        """Declare the input queue as the worker does (to fill it before the worker runs)."""
-        await self.channel.declare_queue(
-            settings.input_queue, durable=True, arguments=input_queue_arguments(settings)
-        )
-
-    async def publish(
-        self,
-        queue: str,
-        body: bytes,
-        *,
-        content_type: str | None,
-        message_id: str | None = None,
-        headers: dict[str, Any] | None = None,
-    ) -> None:
-        """Publish to `queue` and wait for the broker's confirm."""
-        message = aio_pika.Message(
-            body,
-            content_type=content_type,
-            message_id=message_id,
-            headers=headers or {},
-            delivery_mode=aio_pika.DeliveryMode.PERSISTENT,
-        )
-        await self.channel.default_exchange.publish(message, queue, mandatory=True, timeout=30)
-
-    async def consume(self, queue: str, on_message: Callable[[Received], None]) -> None:
-        """Call `on_message` for each message of `queue` (acked on receipt) until closed."""
-
-        async def consume(message: AbstractIncomingMessage) -> None:
-            on_message(_received(message))
-            await message.ack()
-
-        await self.channel.set_qos(prefetch_count=200)
-        declared = await self.channel.declare_queue(queue, passive=True)
-        await declared.consume(consume)
-
-    async def drain(
-        self, queue: str, count: int, timeout: float, *, until_empty: bool = False
-    ) -> list[Received]:
-        """Read (and ack) messages of `queue` until `count`, or `timeout` seconds pass.
-
-        With `until_empty`, stop at the first moment the queue has nothing ready.
-        """
-        got: list[Received] = []
-        deadline = asyncio.get_running_loop().time() + timeout
-        declared = await self.channel.declare_queue(queue, passive=True)
-        while len(got) < count and asyncio.get_running_loop().time() < deadline:
-            message = await declared.get(fail=False, timeout=5)
-            if message is None:
-                if until_empty:
-                    break
-                await asyncio.sleep(0.05)
-                continue
-            got.append(_received(message))
-            await message.ack()
-        return got
-
-    async def is_empty(self, queue: str) -> bool:
-        """Whether `queue` has no ready message (one found is requeued).
-
-        Asked with basic.get: a quorum queue's declare-ok message count lags.
-        """
-        declared = await self.channel.declare_queue(queue, passive=True)
-        message = await declared.get(fail=False, timeout=5)
-        if message is None:
-            return True
-        await message.nack(requeue=True)
-        return False
-
-    async def delete_topology(self, settings: Settings) -> None:
-        """Delete every queue and exchange of `settings` (test and demo clean-up)."""
-        channel = self.channel
-        for queue in (settings.input_queue, settings.output_queue, settings.dead_letter_queue):
-            await channel.queue_delete(queue)
-        for exchange in (settings.output_exchange, settings.dead_letter_exchange):
-            await channel.exchange_delete(exchange)
-
-
-def _received(message: AbstractIncomingMessage) -> Received:
-    return Received(
-        message.body,
-        message.content_type,
-        message.message_id,
-        dict(message.headers),
-        time.monotonic(),
-    )

@@ -20,7 +20,7 @@ from worker.pool import (
 )
 from worker.schemas import FetchedPage
 
-from .conftest import sample_pages
+from devkit.messages import sample_pages
 
 
 def _page(body: bytes, charset: str | None = None) -> FetchedPage[bytes]:
