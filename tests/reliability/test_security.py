@@ -480,6 +480,7 @@ def test_every_dependency_is_pinned_exactly() -> None:
     wanted = [
         *project["build-system"]["requires"],
         *project["project"]["dependencies"],
+        *(req for extra in project["project"]["optional-dependencies"].values() for req in extra),
         *(req for group in project["dependency-groups"].values() for req in group),
     ]
     names = {_normalized(re.split(r"[<>=!~;\[ ]", req, maxsplit=1)[0]) for req in wanted}
