@@ -9,6 +9,7 @@ import pytest
 
 from blockdensity import FallbackReason, fit_text
 from devkit.faults import fit_page_with_markers
+from devkit.messages import sample_pages
 from worker.outcome import Outcome
 from worker.pool import (
     FitCrashedError,
@@ -19,8 +20,6 @@ from worker.pool import (
     resolve_fit_function,
 )
 from worker.schemas import FetchedPage
-
-from devkit.messages import sample_pages
 
 
 def _page(body: bytes, charset: str | None = None) -> FetchedPage[bytes]:
