@@ -110,6 +110,8 @@ def test_dashboard_covers_the_stage() -> None:
         "instance:blockdensity_message_duration_seconds:p99_rate5m",
         "blockdensity_in_flight",
         "blockdensity_pool_restarts_total",
+        "blockdensity_broker_blocked{",
+        "blockdensity_broker_blocked_seconds_total",
         "blockdensity_ack_failures_total",
         "blockdensity_last_success_timestamp_seconds",
         'rabbitmq_detailed_queue_messages_ready{queue="$input_queue"}',
