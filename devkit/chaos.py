@@ -76,7 +76,7 @@ log = logging.getLogger(__name__)
 
 OUTPUT = "output"
 _OUT = frozenset({OUTPUT})
-FAULT_KINDS = ("worker_sigkill", "broker_restart", "close_connections")
+FAULT_KINDS = ("worker_sigkill", "broker_restart", "close_connections", "memory_alarm")
 
 
 @dataclass(frozen=True)
@@ -89,6 +89,8 @@ class ChaosConfig:
     worker_kills: int = 4
     broker_restarts: int = 2
     connection_closes: int = 2
+    memory_alarms: int = 1  # the node's memory alarm raised for alarm_seconds
+    alarm_seconds: float = 20.0
     crash_pages: int = 12
     hang_pages: int = 6
     invalid_messages: int = 60
@@ -173,10 +175,11 @@ def _adversarial(rng: random.Random, corpus: Corpus) -> list[tuple[str, bytes]]:
         ("frameset", lambda: hostile.frameset(300, rng, corpus)),
         ("empty", lambda: b""),
         ("whitespace", lambda: b" \n\t " * 1000),
-        ("random-bytes", lambda: rng.randbytes(30_000)),
         ("utf16-bom", lambda: "\ufeff<p>utf-16 page with a byte order mark</p>".encode("utf-16")),
         ("one-line", lambda: " ".join(rng.choice(hostile.WORDS) for _ in range(40_000))),
-        ("nul-bytes", lambda: b"<p>" + b"\x00a" * 20_000 + b"</p>"),
+        # 1% NUL bytes: HTML with NULs in it (a body that is mostly NULs is
+        # binary, refused as not_html: that is one of the invalid messages).
+        ("nul-bytes", lambda: b"<p>" + (b"a" * 99 + b"\x00") * 400 + b"</p>"),
         ("entities", lambda: "<p>" + "&amp;&lt;&#x1F600;&nGt;&#0;&#xD800;" * 3_000 + "</p>"),
         ("unclosed-comment", lambda: "<p>before</p><!-- " + "x " * 20_000),
         ("script-only", lambda: "<script>" + "var a = '<p>';" * 5_000 + "</script>"),
@@ -229,6 +232,14 @@ def _invalid(rng: random.Random, page: bytes, max_body: int) -> list[Special]:
         ("gzip-body", gzip.compress(full, mtime=0), "application/msgpack", "invalid"),
         ("deep-nesting", nested, "application/json", "invalid"),
         ("pdf", pdf, "application/msgpack", "not_html"),
+        ("pdf-as-html", msgpack_page("https://e.org/b", b"%PDF-1.7\n" + rng.randbytes(3000)),
+         "application/msgpack", "not_html"),
+        ("random-bytes", msgpack_page("https://e.org/r", rng.randbytes(30_000)),
+         "application/msgpack", "not_html"),
+        ("javascript-url", msgpack_page("javascript:void(0)", b"<p>x</p>"),
+         "application/msgpack", "invalid"),
+        ("server-error", msgpack_page("https://e.org/500", b"<p>x</p>", status=500),
+         "application/msgpack", "status"),
         ("too-large", big, "application/msgpack", "too_large"),
     ]  # fmt: skip
     return [
@@ -299,6 +310,7 @@ def make_faults(config: ChaosConfig) -> list[Fault]:
         ["worker_sigkill"] * config.worker_kills
         + ["broker_restart"] * config.broker_restarts
         + ["close_connections"] * config.connection_closes
+        + ["memory_alarm"] * config.memory_alarms
     )
     rng.shuffle(kinds)
     # Spread over 10% .. 85% of the publishing, each jittered within its slot.
@@ -342,7 +354,7 @@ class Workers:
             if line.startswith("blockdensity_pages_total{"):
                 outcome = line.split('"')[1]
                 self.counted[outcome] += int(float(line.rsplit(" ", 1)[1]))
-            elif line.startswith("blockdensity_pool_restarts_total "):
+            elif line.startswith("blockdensity_pool_restarts_total{"):
                 self.counted["pool restarts"] += int(float(line.rsplit(" ", 1)[1]))
             elif line.startswith("blockdensity_ack_failures_total "):
                 self.counted["ack failures"] += int(float(line.rsplit(" ", 1)[1]))
@@ -554,6 +566,13 @@ class ChaosRun:
                 await asyncio.sleep(rng.uniform(0.5, 2.0))
                 await workers.start(n)
                 fault.note = f"worker {n}" + (f"; {note}" if note else "")
+            elif fault.kind == "memory_alarm":
+                # Publishing blocks, the publisher's and the workers' alike;
+                # the workers must hold their pages, not requeue them.
+                await asyncio.to_thread(node.ctl, "set_vm_memory_high_watermark", "0.00001")
+                await asyncio.sleep(self.config.alarm_seconds)
+                await asyncio.to_thread(node.ctl, "set_vm_memory_high_watermark", "0.4")
+                fault.note = f"alarm {self.config.alarm_seconds:g} s"
             elif fault.kind == "broker_restart":
                 await asyncio.to_thread(node.stop_app)
                 down = rng.uniform(2.0, 5.0)

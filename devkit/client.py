@@ -62,12 +62,13 @@ class Client:
         return self._channel
 
     async def declare_input(self, settings: Settings) -> None:
-        """Declare the input queue as the worker does (to fill it before the worker runs)."""
-        await self.channel.declare_queue(
-            settings.input_queue, durable=True, arguments=input_queue_arguments(settings)
-        )
+        """Declare the input queues as the worker does (to fill them before the worker runs)."""
+        for name in settings.input_queues:
+            await self.channel.declare_queue(
+                name, durable=True, arguments=input_queue_arguments(settings)
+            )
 
-    async def publish(
+    async def publish(  # noqa: PLR0913 - the message's properties, by keyword
         self,
         queue: str,
         body: bytes,
@@ -75,11 +76,13 @@ class Client:
         content_type: str | None,
         message_id: str | None = None,
         headers: dict[str, Any] | None = None,
+        content_encoding: str | None = None,
     ) -> None:
         """Publish to `queue` and wait for the broker's confirm."""
         message = aio_pika.Message(
             body,
             content_type=content_type,
+            content_encoding=content_encoding,
             message_id=message_id,
             headers=headers or {},
             delivery_mode=aio_pika.DeliveryMode.PERSISTENT,
@@ -133,9 +136,12 @@ class Client:
     async def delete_topology(self, settings: Settings) -> None:
         """Delete every queue and exchange of `settings` (test and demo clean-up)."""
         channel = self.channel
-        for queue in (settings.input_queue, settings.output_queue, settings.dead_letter_queue):
+        for queue in (*settings.input_queues, settings.output_queue, settings.dead_letter_queue):
             await channel.queue_delete(queue)
-        for exchange in (settings.output_exchange, settings.dead_letter_exchange):
+        exchanges = [settings.output_exchange, settings.dead_letter_exchange]
+        for exchange in (
+            [*exchanges, settings.input_exchange] if settings.input_exchange else exchanges
+        ):
             await channel.exchange_delete(exchange)
 
 

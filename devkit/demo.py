@@ -102,7 +102,9 @@ def _show_metrics(values: dict[tuple[str, str], float]) -> None:
     bytes_sum = values.get(("blockdensity_page_bytes_sum", ""), 0.0)
     kib = bytes_sum / bytes_count / 1024 if bytes_count else 0.0
     print(f"   page size, mean:      {kib:.0f} KiB")
-    restarts = values.get(("blockdensity_pool_restarts_total", ""), 0.0)
+    restarts = sum(
+        value for (name, _), value in values.items() if name == "blockdensity_pool_restarts_total"
+    )
     failures = values.get(("blockdensity_ack_failures_total", ""), 0.0)
     print(f"   pool restarts:        {restarts:.0f}    ack failures: {failures:.0f}")
 
@@ -133,7 +135,8 @@ async def _demo(samples: list[Path], lines: int) -> int:
                     settings.input_queue,
                     msgspec.msgpack.encode(
                         {
-                            "url": f"file://{path.name}",
+                            # A crawler's URL is absolute http(s); .invalid never resolves.
+                            "url": f"https://samples.invalid/{path.name}",
                             "body": path.read_bytes(),
                             "content_type": "text/html",
                             "fetch_id": path.stem,

@@ -3,7 +3,9 @@
 Put into a worker with BLOCKDENSITY_FIT_FUNCTION=devkit.faults:fit_page_with_markers
 (MARKERS_FIT below). A page whose body contains one of the markers crashes its
 fit process (as the OOM killer, a segfault or an exit would), hangs, or takes
-0.2 s longer; every other page is fitted as usual.
+0.2 s longer; every other page is fitted as usual. And a process that has
+fitted a page with it hangs, idle, on SIGUSR1 (HANG_SIGNAL): a process stuck
+between pages, which no page's timeout catches.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from typing import Final
 from worker.pool import fit_page
 from worker.schemas import CleanPage, FetchedPage
 
-__all__ = ["MARKERS", "MARKERS_FIT", "SLOW_MARKER", "fit_page_with_markers"]
+__all__ = ["HANG_SIGNAL", "MARKERS", "MARKERS_FIT", "SLOW_MARKER", "fit_page_with_markers"]
 
 # The value of BLOCKDENSITY_FIT_FUNCTION that puts this fit in.
 MARKERS_FIT: Final = f"{__name__}:fit_page_with_markers"
@@ -56,8 +58,17 @@ MARKERS: Final[dict[bytes, Callable[[], None]]] = {
 }
 
 
+HANG_SIGNAL: Final = signal.SIGUSR1
+
+
+def _hang_on_signal(_signum: int, _frame: object) -> None:
+    _hang()
+
+
 def fit_page_with_markers(page: FetchedPage[bytes] | FetchedPage[str]) -> CleanPage:
     """Crash, hang or dawdle on a marked page; fit every other page as usual."""
+    if signal.getsignal(HANG_SIGNAL) is not _hang_on_signal:
+        signal.signal(HANG_SIGNAL, _hang_on_signal)
     body = page.body
     data = body.encode("utf-8", "replace") if isinstance(body, str) else body
     for marker, action in MARKERS.items():

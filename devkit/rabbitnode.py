@@ -54,8 +54,17 @@ def _tool(name: str) -> str:
 class PrivateRabbit:
     """One RabbitMQ node of our own; see the module's docstring."""
 
-    def __init__(self, prefix: str = "private", extra_config: str = "") -> None:
+    def __init__(
+        self,
+        prefix: str = "private",
+        extra_config: str = "",
+        cookie: str | None = None,
+        plugins: tuple[str, ...] = (),
+    ) -> None:
+        self.plugins = plugins  # e.g. rabbitmq_consistent_hash_exchange
         self.extra_config = extra_config  # rabbitmq.conf lines (e.g. a TLS listener)
+        # Nodes of one cluster share their Erlang cookie (devkit.cluster).
+        self.cookie = cookie or secrets.token_hex(16).upper()
         self.name = f"{prefix}{secrets.token_hex(4)}@localhost"
         self.port = free_port()
         self.dist_port = free_port()
@@ -70,9 +79,9 @@ class PrivateRabbit:
         home = folder / "home"
         home.mkdir()
         cookie = home / ".erlang.cookie"
-        cookie.write_text(secrets.token_hex(16).upper(), encoding="ascii")
+        cookie.write_text(self.cookie, encoding="ascii")
         cookie.chmod(0o600)
-        (folder / "enabled_plugins").write_text("[].\n", encoding="ascii")
+        (folder / "enabled_plugins").write_text(f"[{','.join(self.plugins)}].\n", encoding="ascii")
         # The shared node's /etc/rabbitmq/rabbitmq.conf binds 5672: ours replaces it.
         (folder / "rabbitmq.conf").write_text(
             f"listeners.tcp.local = 127.0.0.1:{self.port}\n{self.extra_config}", encoding="ascii"
@@ -141,6 +150,19 @@ class PrivateRabbit:
             timeout=timeout,
         )
 
+    def kill(self) -> None:
+        """SIGKILL the node (as a machine's crash would); its data stays for a restart."""
+        pid = self._pid or self._read_pid()
+        if pid is not None and self._is_ours(pid):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+            deadline = time.monotonic() + 10
+            while self._is_ours(pid) and time.monotonic() < deadline:
+                time.sleep(0.05)
+        with contextlib.suppress(OSError):
+            (self.directory / "pid").unlink()
+        self._pid = None
+
     def stop_app(self) -> None:
         self.ctl("stop_app")
 
@@ -179,7 +201,9 @@ class PrivateRabbit:
             cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
         except OSError:
             return False
-        return self.name.encode() in cmdline
+        # The node's name comes through the environment; its home directory,
+        # which is under this node's own temporary directory, is on the command line.
+        return str(self.directory).encode() in cmdline
 
     def stop(self) -> None:
         """Shut the node down (killing it if it will not go) and delete its directory."""

@@ -18,7 +18,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
+import random
+from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
 import aio_pika
@@ -49,6 +50,11 @@ log = logging.getLogger(__name__)
 HEADER_REASON: Final = "x-blockdensity-reason"
 HEADER_ERROR: Final = "x-blockdensity-error"
 HEADER_QUEUE: Final = "x-blockdensity-queue"
+_CLOSE_TIMEOUT: Final = 5.0
+# How often `supervise` looks at the connections (a node is given up after two looks).
+_FAILOVER_POLL: Final = 0.5
+# How often the publishing connection's flow-control state is read.
+_BLOCKED_POLL: Final = 0.25
 # Bound on the error text carried in a dead letter's header.
 ERROR_HEADER_LIMIT: Final = 1000
 
@@ -91,16 +97,19 @@ def input_queue_arguments(settings: Settings) -> dict[str, Any]:
 
 
 _QUORUM: Final = {"x-queue-type": "quorum"}
+# The type of the exchange that spreads pages over several input queues by URL.
+_CONSISTENT_HASH: Final = "x-consistent-hash"
 
 
 class Delivery:
     """One received message, and the only ways to settle it."""
 
-    __slots__ = ("_message", "received", "settled")
+    __slots__ = ("_message", "queue", "received", "settled")
 
-    def __init__(self, message: AbstractIncomingMessage, received: float) -> None:
+    def __init__(self, message: AbstractIncomingMessage, received: float, queue: str) -> None:
         self._message = message
         self.received = received  # loop.time() at receipt
+        self.queue = queue  # the input queue it came from
         self.settled = False  # an ack or reject was sent (or attempted): never another
 
     @property
@@ -150,8 +159,22 @@ class Delivery:
         return await self._settle(self._message.ack)
 
     async def requeue(self) -> bool:
-        """Reject with requeue (counts as a delivery); False if that failed."""
+        """Give the message back after a failure (basic.reject, requeue); False if that failed.
+
+        A reject counts against the quorum queue's delivery limit on every
+        RabbitMQ version: this is how a page that keeps failing ends.
+        """
         return await self._settle(lambda: self._message.reject(requeue=True))
+
+    async def release(self) -> bool:
+        """Give the message back unprocessed (basic.nack, requeue); False if that failed.
+
+        From RabbitMQ 4.3 a nack does not count against the delivery limit
+        (only reject does), so a page returned at shutdown keeps its chances.
+        Before 4.3 (3.13, 4.0 to 4.2, and 3.10, which the suite runs on) every
+        return counts, nack, reject and a closed channel alike.
+        """
+        return await self._settle(lambda: self._message.nack(requeue=True))
 
     async def _settle(self, action: Callable[[], Any]) -> bool:
         if self.settled:
@@ -172,42 +195,103 @@ class Broker:
 
     def __init__(self, settings: Settings) -> None:
         self._settings = settings
+        # The nodes of one cluster (or one address), in an order of this process's
+        # own: replicas spread over the nodes, and each moves on in its order.
+        self._urls = list(settings.amqp_urls)
+        random.shuffle(self._urls)
+        self._next_url = 0
+        self.url: str | None = None  # the address connected to
+        self._on_message: Callable[[Delivery], None] | None = None
         self._consume_connection: AbstractRobustConnection | None = None
         self._publish_connection: AbstractRobustConnection | None = None
         self._consume_channel: AbstractRobustChannel | None = None
         self._publish_channel: AbstractRobustChannel | None = None
-        self._input: AbstractRobustQueue | None = None
+        self._inputs: list[AbstractRobustQueue] = []
         self._output: AbstractRobustExchange | None = None
         self._dead_letters: AbstractRobustExchange | None = None
-        self._consumer_tag: str | None = None
+        self._consumer_tags: dict[str, str] = {}  # input queue -> consumer tag
+        # Flow control (RabbitMQ's connection.blocked): set by `watch_blocked`.
+        self.blocked = False
+        self.blocks = 0  # how many times the broker has blocked us: a publish
+        # that saw the number change has waited on an alarm, not on a lost confirm
 
     async def connect(self, stop: asyncio.Event) -> bool:
-        """Connect and declare the topology, retrying until done or `stop` is set.
+        """Connect to an address that answers and declare the topology, retrying
+        until done or `stop` is set. Returns False when stopped first.
 
-        Returns False when stopped first. Later losses of the connection are
-        aio-pika's to repair.
+        With one address, later losses of the connection are aio-pika's to
+        repair (it reconnects to that address). With several (a cluster),
+        `supervise` moves to the next node when one is lost.
         """
         interval = self._settings.reconnect_interval
         while not stop.is_set():
-            try:
-                await self._connect()
-            except (*_PUBLISH_ERRORS, OSError) as error:
-                log.warning(
-                    "cannot reach the broker at %s (%s); retrying in %g s",
-                    redact_url(self._settings.amqp_url),
-                    error,
-                    interval,
-                )
-                await self.close()
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(stop.wait(), interval)
-            else:
-                return True
+            for _ in range(len(self._urls)):
+                url = self._urls[self._next_url]
+                self._next_url = (self._next_url + 1) % len(self._urls)
+                try:
+                    await self._connect(url)
+                except (*_PUBLISH_ERRORS, OSError) as error:
+                    log.warning("cannot reach the broker at %s (%s)", redact_url(url), error)
+                    await self.close()
+                else:
+                    self.url = url
+                    return True
+                if stop.is_set():
+                    return False
+            log.warning("no broker address answered; retrying in %g s", interval)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), interval)
         return False
 
-    async def _connect(self) -> None:
+    async def supervise(self, stop: asyncio.Event, interval: float = _FAILOVER_POLL) -> None:
+        """With several addresses: move to the next node when the one in use is lost.
+
+        aio-pika would retry the lost node for as long as it is down; a
+        cluster has others, and the queues' new leaders are there within
+        seconds. A connection that has been down for `interval` (two polls in
+        a row) is given up: both connections move to the next address that
+        answers, the topology is declared again (idempotently) and the
+        consumer registered again. The pages in flight on the lost channel
+        cannot be acked: the broker delivers them again (at least once).
+        Runs until `stop` is set; does nothing with one address.
+        """
+        if len(self._urls) < 2:  # one address: aio-pika reconnects to it
+            return
+        down_since: float | None = None
+        loop = asyncio.get_running_loop()
+        while not stop.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), interval)
+            if stop.is_set() or self._on_message is None:
+                continue
+            if self._connections_up():
+                down_since = None
+                continue
+            now = loop.time()
+            if down_since is None:
+                down_since = now
+                continue
+            lost = self.url
+            log.warning(
+                "lost the broker at %s for %.1f s; moving to the next address",
+                redact_url(lost or "?"),
+                now - down_since,
+            )
+            down_since = None
+            on_message = self._on_message
+            await self.close()
+            if await self.connect(stop):
+                await self.start_consuming(on_message)
+                log.warning("now consuming at %s", redact_url(self.url or "?"))
+
+    def _connections_up(self) -> bool:
+        for connection in (self._consume_connection, self._publish_connection):
+            if connection is None or connection.is_closed or not connection.connected.is_set():
+                return False
+        return True
+
+    async def _connect(self, url: str) -> None:
         settings = self._settings
-        url = settings.amqp_url
         self._consume_connection = await aio_pika.connect_robust(
             url,
             reconnect_interval=settings.reconnect_interval,
@@ -235,36 +319,59 @@ class Broker:
         clean = await channel.declare_queue(settings.output_queue, durable=True, arguments=_QUORUM)
         await clean.bind(self._output, settings.output_routing_key)
 
-        self._consume_channel = await self._consume_connection.channel(publisher_confirms=False)
-        await self._consume_channel.set_qos(prefetch_count=settings.prefetch)
-        self._input = await self._consume_channel.declare_queue(
-            settings.input_queue, durable=True, arguments=input_queue_arguments(settings)
+        self._consume_channel = consume = await self._consume_connection.channel(
+            publisher_confirms=False
         )
+        # One prefetch budget over every input queue: basic.qos (per consumer,
+        # the only kind RabbitMQ 4.3 keeps) divides it; the handler's slots
+        # bound the pages being fitted to the budget whatever the division.
+        names = settings.input_queues
+        await consume.set_qos(prefetch_count=max(1, settings.prefetch // len(names)))
+        self._inputs = [
+            await consume.declare_queue(
+                name, durable=True, arguments=input_queue_arguments(settings)
+            )
+            for name in names
+        ]
+        if settings.input_exchange:
+            spread = await consume.declare_exchange(
+                settings.input_exchange, _CONSISTENT_HASH, durable=True
+            )
+            for queue in self._inputs:
+                await queue.bind(spread, routing_key="1")  # weight 1: an equal share
 
     async def start_consuming(self, on_message: Callable[[Delivery], None]) -> None:
         """Deliver each message to `on_message`, which must not block (it starts a task)."""
-        queue = self._input
-        if queue is None:
+        if not self._inputs:
             raise RuntimeError("Broker.start_consuming before connect")
         loop = asyncio.get_running_loop()
+        self._on_message = on_message
 
-        async def consume(message: AbstractIncomingMessage) -> None:
-            # aiormq runs this in a task that it cancels when the channel
-            # closes; the page's work must outlive that, so it gets its own.
-            on_message(Delivery(message, loop.time()))
+        def consumer(name: str) -> Callable[[AbstractIncomingMessage], Awaitable[None]]:
+            async def consume(message: AbstractIncomingMessage) -> None:
+                # aiormq runs this in a task that it cancels when the channel
+                # closes; the page's work must outlive that, so it gets its own.
+                on_message(Delivery(message, loop.time(), name))
 
-        self._consumer_tag = await queue.consume(consume, no_ack=False)
+            return consume
+
+        for queue in self._inputs:
+            self._consumer_tags[queue.name] = await queue.consume(
+                consumer(queue.name), no_ack=False
+            )
 
     async def stop_consuming(self) -> None:
-        """Cancel the consumer: no new deliveries; delivered ones stay ours to settle."""
-        queue, tag, self._consumer_tag = self._input, self._consumer_tag, None
-        if queue is None or tag is None:
-            return
-        try:
-            await queue.cancel(tag, timeout=5)
-        except (*_SETTLE_ERRORS, TimeoutError) as error:
-            # A closed channel delivers nothing more anyway.
-            log.info("consumer cancel did not complete (%r)", error)
+        """Cancel the consumers: no new deliveries; delivered ones stay ours to settle."""
+        tags, self._consumer_tags = self._consumer_tags, {}
+        for queue in self._inputs:
+            tag = tags.get(queue.name)
+            if tag is None:
+                continue
+            try:
+                await queue.cancel(tag, timeout=5)
+            except (*_SETTLE_ERRORS, TimeoutError) as error:
+                # A closed channel delivers nothing more anyway.
+                log.info("consumer cancel did not complete (%r)", error)
 
     async def publish_output(self, body: bytes, *, content_type: str, message_id: str) -> None:
         """Publish a clean page; return once confirmed, else raise PublishFailedError."""
@@ -292,7 +399,7 @@ class Broker:
             {
                 HEADER_REASON: reason.value,
                 HEADER_ERROR: error[:ERROR_HEADER_LIMIT],
-                HEADER_QUEUE: self._settings.input_queue,
+                HEADER_QUEUE: delivery.queue,
             }
         )
         await self._publish(exchange, message, delivery.routing_key)
@@ -300,40 +407,109 @@ class Broker:
     async def _publish(
         self, exchange: AbstractRobustExchange, message: aio_pika.Message, routing_key: str
     ) -> None:
+        """Publish and wait for the confirm; PublishFailedError if none came.
+
+        The publish timeout counts only time in which the broker is not
+        blocking us. While a resource alarm blocks publishing, the broker
+        holds the message unread (or has it, and confirms later): giving up
+        would requeue a page whose output then arrives anyway, a duplicate
+        and a delivery lost against the limit. So the wait goes on while
+        blocked, and the timer starts again once the block is lifted. A
+        confirm that is merely slow (the broker not blocking) still fails the
+        publish after the timeout, and the input is requeued.
+        """
         timeout = self._settings.publish_timeout
+        publish = asyncio.ensure_future(
+            exchange.publish(message, routing_key, mandatory=True, timeout=None)
+        )
         try:
-            # The outer bound also covers waiting for a reconnect, which
-            # aio-pika does before a publish and without a limit.
-            async with asyncio.timeout(timeout):
-                await exchange.publish(message, routing_key, mandatory=True, timeout=timeout)
+            while True:
+                blocks = self.blocks
+                done, _ = await asyncio.wait({publish}, timeout=timeout)
+                if done:
+                    publish.result()
+                    return
+                if not self.blocked and self.blocks == blocks:
+                    raise TimeoutError(f"no confirm within {timeout:g} s")
         except _PUBLISH_ERRORS as error:
             raise PublishFailedError(f"publish to {exchange.name!r} failed: {error!r}") from None
+        finally:
+            if not publish.done():
+                publish.cancel()
 
-    async def is_ready(self) -> bool:
-        """Both connections up and the consumer registered with the broker."""
-        if self._consumer_tag is None:
+    async def watch_blocked(
+        self, on_poll: Callable[[bool, float], None], interval: float = _BLOCKED_POLL
+    ) -> None:
+        """Follow the publishing connection's flow control; runs until cancelled.
+
+        RabbitMQ sends connection.blocked when a resource alarm (memory,
+        disk) goes off and connection.unblocked when it clears. aiormq
+        tracks the state for its own writer and shows it through `ready()`,
+        which waits while the connection is blocked: polled here.
+        `on_poll(blocked, seconds)` is told the state after each poll, and
+        the time since the one before.
+        """
+        loop = asyncio.get_running_loop()
+        last = loop.time()
+        while True:
+            blocked = await self._publishing_blocked()
+            if blocked and not self.blocked:
+                self.blocks += 1
+            self.blocked = blocked
+            now = loop.time()
+            on_poll(blocked, now - last)
+            last = now
+            await asyncio.sleep(interval)
+
+    async def _publishing_blocked(self) -> bool:
+        connection = self._publish_connection
+        transport = None if connection is None else connection.transport
+        if transport is None or transport.connection.is_closed:
+            return False  # not connected: a different unreadiness
+        waiter = asyncio.ensure_future(transport.connection.ready())
+        await asyncio.sleep(0)  # ready() returns at once unless blocked
+        if waiter.done():
             return False
+        waiter.cancel()
+        return True
+
+    async def unready_reason(self) -> str | None:  # noqa: PLR0911 - one answer per condition
+        """Why the worker cannot take pages now, or None: both connections up,
+        the consumer registered with the broker, publishing not blocked."""
+        if not self._consumer_tags:
+            return "not consuming"
         for connection in (self._consume_connection, self._publish_connection):
             if connection is None or connection.is_closed or not connection.connected.is_set():
-                return False
+                return "not connected to the broker"
         consume, publish = self._consume_channel, self._publish_channel
         if consume is None or publish is None or consume.is_closed or publish.is_closed:
-            return False
+            return "a channel to the broker is closed"
         try:
             channel = await consume.get_underlay_channel()
         except aiormq.exceptions.AMQPError:
-            return False
-        return self._consumer_tag in getattr(channel, "consumers", {})
+            return "a channel to the broker is closed"
+        registered = getattr(channel, "consumers", {})
+        cancelled = [name for name, tag in self._consumer_tags.items() if tag not in registered]
+        if cancelled:
+            return f"the broker cancelled the consumer of {', '.join(cancelled)}"
+        if self.blocked:
+            return (
+                "the broker is blocking publishes (a resource alarm: memory or disk); "
+                "the pages in flight wait for it to clear"
+            )
+        return None
 
     async def close(self) -> None:
         """Close both connections (the broker requeues whatever is still unacked)."""
         for connection in (self._consume_connection, self._publish_connection):
             if connection is not None and not connection.is_closed:
                 try:
-                    await connection.close()
-                except (*_SETTLE_ERRORS, OSError) as error:
+                    # Bounded: a lost node's connection may never answer the close.
+                    await asyncio.wait_for(connection.close(), _CLOSE_TIMEOUT)
+                except (*_SETTLE_ERRORS, OSError, TimeoutError) as error:
                     log.debug("closing a connection: %r", error)
         self._consume_connection = self._publish_connection = None
         self._consume_channel = self._publish_channel = None
-        self._input = self._output = self._dead_letters = None
-        self._consumer_tag = None
+        self._output = self._dead_letters = None
+        self._inputs = []
+        self._consumer_tags = {}

@@ -47,7 +47,7 @@ class App:
             timeout=settings.fit_timeout,
             max_tasks=settings.max_tasks_per_child,
             function=resolve_fit_function(settings.fit_function),
-            on_restart=self.metrics.pool_restarts.inc,
+            on_restart=self.metrics.pool_restarted,
         )
         self.health = HealthServer(
             self.metrics,
@@ -61,6 +61,7 @@ class App:
         self._hurry = asyncio.Event()
         self._stopping = False
         self._deadline = 0.0
+        self._blocked_since = 0.0  # loop time the current block began, 0 if none
 
     @property
     def stop_requested(self) -> bool:
@@ -69,7 +70,7 @@ class App:
     def request_stop(self) -> None:
         """Begin a graceful shutdown; a second request ends the grace period."""
         if self._stop.is_set():
-            log.warning("second stop request: requeueing what is in flight now")
+            log.warning("second stop request: returning what is in flight to the queue now")
             self._hurry.set()
             return
         self._deadline = asyncio.get_running_loop().time() + self.settings.grace_period
@@ -94,10 +95,16 @@ class App:
                 f"cannot serve /metrics on {settings.http_host}:{settings.http_port} "
                 f"(BLOCKDENSITY_HTTP_HOST, BLOCKDENSITY_HTTP_PORT): {error}"
             ) from None
-        heartbeat = asyncio.create_task(self.health.heartbeat(self._ready, HEARTBEAT_INTERVAL))
+        heartbeat = asyncio.create_task(
+            self.health.heartbeat(self._unready_reason, HEARTBEAT_INTERVAL)
+        )
+        flow = asyncio.create_task(self.broker.watch_blocked(self._on_flow))
+        watchdog: asyncio.Task[None] | None = None
+        supervisor: asyncio.Task[None] | None = None
         try:
             self.pool.start()
             await self.pool.warm_up()
+            watchdog = asyncio.create_task(self.pool.watch(settings.pool_watch_interval))
             log.info(
                 "fit pool: %d processes, timeout %g s, replaced every %d pages",
                 settings.pool_size,
@@ -106,24 +113,46 @@ class App:
             )
             if await self.broker.connect(self._stop):
                 await self.broker.start_consuming(self._on_message)
+                supervisor = asyncio.create_task(self.broker.supervise(self._stop))
                 log.info(
                     "consuming %s at %s (prefetch %d), publishing to %s/%s",
                     settings.input_queue,
-                    redact_url(settings.amqp_url),
+                    redact_url(self.broker.url or settings.amqp_url),
                     settings.prefetch,
                     settings.output_exchange,
                     settings.output_routing_key,
                 )
                 await self._stop.wait()
         finally:
+            for task in (watchdog, supervisor):
+                if task is not None:
+                    task.cancel()  # the watchdog before the pool closes: no pings into it
+                    await asyncio.gather(task, return_exceptions=True)
             await self._shutdown()
             heartbeat.cancel()
-            await asyncio.gather(heartbeat, return_exceptions=True)
+            flow.cancel()
+            await asyncio.gather(heartbeat, flow, return_exceptions=True)
             self.health.stop()
         log.info("stopped")
 
-    async def _ready(self) -> bool:
-        return not self._stopping and await self.broker.is_ready()
+    async def _unready_reason(self) -> str | None:
+        if self._stopping:
+            return "stopping"
+        return await self.broker.unready_reason()
+
+    def _on_flow(self, blocked: bool, seconds: float) -> None:
+        self.metrics.broker_flow(blocked=blocked, seconds=seconds)
+        if blocked and not self._blocked_since:
+            self._blocked_since = asyncio.get_running_loop().time()
+            log.warning(
+                "the broker blocks publishing (a resource alarm): %d pages wait for their "
+                "confirms, no new pages are taken",
+                len(self._tasks),
+            )
+        elif not blocked and self._blocked_since:
+            lasted = asyncio.get_running_loop().time() - self._blocked_since
+            self._blocked_since = 0.0
+            log.warning("the broker unblocked publishing after %.1f s", lasted)
 
     def _on_message(self, delivery: Delivery) -> None:
         task = asyncio.create_task(self._handler.handle(delivery))
@@ -148,9 +177,14 @@ class App:
                 await asyncio.wait(
                     [*pending, hurry], timeout=timeout, return_when=asyncio.FIRST_COMPLETED
                 )
+            hurried = hurry.done()
             hurry.cancel()
             if pending:
-                log.warning("grace period over: requeueing %d pages", len(pending))
+                log.warning(
+                    "%s: returning %d pages to the queue",
+                    "second stop request" if hurried else "grace period over",
+                    len(pending),
+                )
                 for task in pending:
                     task.cancel()
                 await asyncio.gather(*pending, return_exceptions=True)

@@ -13,7 +13,7 @@ import os
 import pkgutil
 import re
 import textwrap
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any, Final
@@ -25,8 +25,10 @@ __all__ = [
     "ConfigError",
     "Settings",
     "available_cpus",
+    "describe_statuses",
     "help_table",
     "load_settings",
+    "parse_statuses",
     "redact_url",
     "unknown_variables",
     "unverified_tls",
@@ -49,6 +51,7 @@ class Settings:
 
     amqp_url: str
     input_queue: str
+    input_exchange: str
     output_exchange: str
     output_routing_key: str
     output_queue: str
@@ -58,9 +61,12 @@ class Settings:
     pool_size: int
     prefetch: int
     max_tasks_per_child: int
+    pool_watch_interval: float
     fit_timeout: float
     publish_timeout: float
     max_body_bytes: int
+    max_url_bytes: int
+    fit_statuses: frozenset[int]
     grace_period: float
     reconnect_interval: float
     http_host: str
@@ -70,16 +76,32 @@ class Settings:
     log_format: str
     fit_function: str
 
+    @property
+    def input_queues(self) -> tuple[str, ...]:
+        """The input queues' names: one, or a list (a family written out)."""
+        return tuple(self.input_queue.split(","))
+
+    @property
+    def amqp_urls(self) -> tuple[str, ...]:
+        """The broker's addresses: one, or the nodes of one cluster."""
+        return tuple(self.amqp_url.split(","))
+
     def __repr__(self) -> str:
         # The URL's password must never reach a log line or a traceback.
         values = ", ".join(
-            f"{field.name}={getattr(self, field.name)!r}"
+            f"{field.name}={_shown(getattr(self, field.name))}"
             for field in fields(self)
             if field.name != "amqp_url"
         )
         return f"Settings(amqp_url={redact_url(self.amqp_url)!r}, {values})"
 
     __str__ = __repr__
+
+
+def _shown(value: object) -> str:
+    if isinstance(value, frozenset):  # the statuses: as the setting writes them
+        return repr(describe_statuses(value))
+    return repr(value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,6 +147,10 @@ def _cgroup_cpu_quota() -> float | None:
         return None
 
 
+def _optional_name(value: str) -> str:
+    return _name(value) if value.strip() else ""
+
+
 def _name(value: str) -> str:
     # AMQP short strings: at most 255 bytes; an empty name would mean the
     # default exchange or a server-named queue, never what is meant here.
@@ -133,17 +159,51 @@ def _name(value: str) -> str:
     return value
 
 
+_FAMILY = re.compile(r"(?P<stem>.*)\{(?P<first>\d+)\.\.(?P<last>\d+)\}(?P<tail>.*)")
+
+
+def _queue_names(value: str) -> str:
+    """One queue name, a comma-separated list, or a numbered family such as
+    pages.fetched.{0..7}; returned as the comma-separated list of names."""
+    names: list[str] = []
+    for item in value.split(","):
+        part = item.strip()
+        family = _FAMILY.fullmatch(part)
+        if family is None:
+            names.append(_name(part))
+            continue
+        first, last = int(family["first"]), int(family["last"])
+        if not 0 <= last - first < 1000:  # a family, not a typo's range
+            raise ValueError(f"{part!r}: a family is {{first..last}}, at most 1000 names")
+        names += [
+            _name(f"{family['stem']}{number}{family['tail']}") for number in range(first, last + 1)
+        ]
+    if len(set(names)) != len(names):
+        raise ValueError("names a queue twice")
+    return ",".join(names)
+
+
 def _routing_key(value: str) -> str:
     if len(value.encode()) > 255:
         raise ValueError("must be at most 255 bytes")
     return value
 
 
-def _amqp_url(value: str) -> str:
-    parts = urlsplit(value)
-    if parts.scheme not in ("amqp", "amqps") or not parts.hostname:
-        raise ValueError("must be an amqp:// or amqps:// URL with a host")
-    return value
+def _amqp_urls(value: str) -> str:
+    """One URL, or the nodes of one cluster as a comma-separated list; each checked."""
+    urls = [url.strip() for url in value.split(",")]
+    several = len(urls) > 1
+    hint = " (a password with a comma must be written %2C)" if several else ""
+    for position, url in enumerate(urls, 1):
+        where = f"address {position} of {len(urls)} ({redact_url(url)!r})" if several else "it"
+        try:
+            parts = urlsplit(url)
+            _ = parts.port  # raises ValueError for a port that is not a number or out of range
+        except ValueError as error:
+            raise ValueError(f"{where} cannot be parsed: {error}{hint}") from None
+        if parts.scheme not in ("amqp", "amqps") or not parts.hostname:
+            raise ValueError(f"{where} must be an amqp:// or amqps:// URL with a host{hint}")
+    return ",".join(urls)
 
 
 def _int(low: int, high: int) -> Callable[[str], int]:
@@ -217,6 +277,42 @@ def _import_path(value: str) -> str:
 _IMPORT_PATH: Final = re.compile(r"[A-Za-z_][\w.]*:[A-Za-z_]\w*")
 
 
+def parse_statuses(value: str) -> frozenset[int]:
+    """`200-299,304` -> those statuses. ValueError says what is wrong."""
+    statuses: set[int] = set()
+    for item in value.split(","):
+        part = item.strip()
+        if not part:
+            continue
+        low_text, dash, high_text = part.partition("-")
+        try:
+            low = int(low_text)
+            high = int(high_text) if dash else low
+        except ValueError:
+            raise ValueError(f"{part!r} is not a status or a range such as 200-299") from None
+        if not 100 <= low <= high <= 599:
+            raise ValueError(f"{part!r} is not within 100-599, low to high")
+        statuses.update(range(low, high + 1))
+    if not statuses:
+        raise ValueError("names no status; e.g. 200-299")
+    return frozenset(statuses)
+
+
+def describe_statuses(statuses: Iterable[int]) -> str:
+    """The inverse of parse_statuses, in ranges: {200, ..., 299, 304} -> "200-299,304"."""
+    ordered = sorted(statuses)
+    ranges: list[str] = []
+    start = previous = ordered[0]
+    for status in [*ordered[1:], None]:
+        if status is not None and status == previous + 1:
+            previous = status
+            continue
+        ranges.append(str(start) if start == previous else f"{start}-{previous}")
+        if status is not None:
+            start = previous = status
+    return ",".join(ranges)
+
+
 def _host(value: str) -> str:
     if not value.strip():
         raise ValueError("must be a host name or address, e.g. 0.0.0.0")
@@ -226,12 +322,29 @@ def _host(value: str) -> str:
 SETTINGS: Final[tuple[Setting, ...]] = (
     Setting(
         "amqp_url",
-        _amqp_url,
+        _amqp_urls,
         "amqp://guest:guest@127.0.0.1:5672/",
         "The broker. URL query options of aio-pika apply (e.g. ?heartbeat=30). "
-        "The password is never logged.",
+        "For a cluster, its nodes' URLs separated by commas: the worker connects to one "
+        "that answers (in an order shuffled per process, so that replicas spread) and, "
+        "when it is lost, moves on to the next. The passwords are never logged.",
     ),
-    Setting("input_queue", _name, "pages.fetched", "Quorum queue the crawlers publish to."),
+    Setting(
+        "input_queue",
+        _queue_names,
+        "pages.fetched",
+        "Quorum queue the crawlers publish to; or several, comma-separated or as a "
+        "numbered family (pages.fetched.{0..7}), consumed under one prefetch budget.",
+    ),
+    Setting(
+        "input_exchange",
+        _optional_name,
+        "",
+        "If set, an x-consistent-hash exchange (RabbitMQ's rabbitmq_consistent_hash_exchange "
+        "plugin) that the worker declares and binds every input queue to, weight 1: "
+        "crawlers publish to it with the page's URL as routing key, and each URL keeps "
+        "to one queue.",
+    ),
     Setting("output_exchange", _name, "pages", "Direct exchange the clean pages go to."),
     Setting("output_routing_key", _routing_key, "clean", "Routing key of the clean pages."),
     Setting("output_queue", _name, "pages.clean", "Durable queue bound to the output key."),
@@ -267,6 +380,13 @@ SETTINGS: Final[tuple[Setting, ...]] = (
         "Pages a fit process handles before it is replaced (0: never).",
     ),
     Setting(
+        "pool_watch_interval",
+        _seconds(0.1, 3600),
+        "2",
+        "How often the watchdog looks at the fit processes: a stopped one is replaced "
+        "at once, an idle one that answers no ping for 3 rounds then.",
+    ),
+    Setting(
         "fit_timeout",
         _seconds(0.01, 3600),
         "10",
@@ -276,13 +396,30 @@ SETTINGS: Final[tuple[Setting, ...]] = (
         "publish_timeout",
         _seconds(0.01, 3600),
         "10",
-        "Wait this long for the broker to confirm a publish before requeueing the input.",
+        "Wait this long for the broker to confirm a publish before requeueing the input; "
+        "time in which the broker blocks publishing (a resource alarm) does not count.",
     ),
     Setting(
         "max_body_bytes",
         _size,
         "8MiB",
-        "Larger AMQP message bodies are dead-lettered as too_large, unparsed.",
+        "Larger AMQP message bodies are dead-lettered as too_large, unparsed; "
+        "a gzip or deflate body (AMQP content_encoding) is too_large when it "
+        "decompresses to more.",
+    ),
+    Setting(
+        "max_url_bytes",
+        _size,
+        "8KiB",
+        "A page whose url is longer is dead-lettered as invalid.",
+    ),
+    Setting(
+        "fit_statuses",
+        parse_statuses,
+        "200-299",
+        "HTTP statuses (FetchedPage.status) whose pages are fitted, as statuses and "
+        "ranges, e.g. 200-299,304. A page of any other status is dead-lettered with "
+        "reason status, unfitted: an error page's text is not the page's.",
     ),
     Setting(
         "grace_period",
@@ -349,10 +486,13 @@ def unverified_tls(settings: Settings) -> bool:
     Accepted (a test broker with a self-signed certificate needs it), but worth
     a warning at start: the connection is then open to a man in the middle.
     """
-    parts = urlsplit(settings.amqp_url)
-    # aiormq verifies only when the first value is "0" (or the parameter is absent).
-    flags = parse_qs(parts.query, keep_blank_values=True).get("no_verify_ssl")
-    return parts.scheme == "amqps" and flags is not None and flags[0] != "0"
+    for url in settings.amqp_urls:
+        parts = urlsplit(url)
+        # aiormq verifies only when the first value is "0" (or the parameter is absent).
+        flags = parse_qs(parts.query, keep_blank_values=True).get("no_verify_ssl")
+        if parts.scheme == "amqps" and flags is not None and flags[0] != "0":
+            return True
+    return False
 
 
 def help_table(width: int = 79) -> str:
@@ -373,7 +513,9 @@ def help_table(width: int = 79) -> str:
 
 
 def redact_url(url: str) -> str:
-    """The URL with its password replaced by ***."""
+    """The URL (or each of a comma-separated list) with its password replaced by ***."""
+    if "," in url:
+        return ",".join(redact_url(part) for part in url.split(","))
     try:
         parts = urlsplit(url)
         if parts.password is None:

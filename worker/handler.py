@@ -15,28 +15,29 @@ headers, followed by the ack: a reject cannot carry headers.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
-from typing import Final
+from typing import Any, Final
 
 from worker.amqp import Broker, Delivery, PublishFailedError
 from worker.config import Settings
+from worker.intake import RefusedError, admit
 from worker.metrics import Metrics
 from worker.outcome import Outcome
 from worker.pool import FitFailedError, FitPool
 from worker.schemas import (
     Encoding,
-    InvalidMessageError,
+    FetchedPage,
     clean_message_id,
-    decode_page,
     encode_clean,
-    encoding_for,
-    is_html,
 )
 
 __all__ = ["Handler"]
 
 log = logging.getLogger(__name__)
 
+# Compressed bodies larger than this are decompressed in a thread.
+_INLINE_DECOMPRESSION: Final = 64 * 1024
 _OUTPUT_TYPES: Final = {Encoding.JSON: "application/json", Encoding.MSGPACK: "application/msgpack"}
 
 
@@ -60,10 +61,11 @@ class Handler:
         try:
             outcome = await self._handle(delivery)
         except asyncio.CancelledError:
-            # Shutdown ran out of grace: give the page back to the broker,
-            # unless it was settled already (a second settle is a protocol error).
+            # Shutdown ran out of grace: give the page back to the broker
+            # unprocessed (a release, not a failure), unless it was settled
+            # already (a second settle is a protocol error).
             if not delivery.settled:
-                await asyncio.shield(self._requeue(delivery))
+                await asyncio.shield(self._release(delivery))
             raise
         except Exception:
             # A bug of ours, not the page's: requeue it and let the delivery
@@ -80,27 +82,10 @@ class Handler:
         return outcome
 
     async def _handle(self, delivery: Delivery) -> Outcome:
-        settings = self._settings
-        body = delivery.body
-        if len(body) > settings.max_body_bytes:
-            return await self._dead_letter(
-                delivery,
-                Outcome.TOO_LARGE,
-                f"message body of {len(body)} bytes is over the limit of "
-                f"{settings.max_body_bytes} (BLOCKDENSITY_MAX_BODY_BYTES)",
-            )
         try:
-            encoding = encoding_for(delivery.content_type)
-            page = decode_page(body, encoding)
-        except InvalidMessageError as error:
-            return await self._dead_letter(delivery, Outcome.INVALID, str(error))
-        if not is_html(page.content_type):
-            return await self._dead_letter(
-                delivery,
-                Outcome.NOT_HTML,
-                f"HTTP content type {page.content_type!r} of {page.url} is not HTML",
-                page.url,
-            )
+            encoding, page = await self._admit(delivery)
+        except RefusedError as error:
+            return await self._dead_letter(delivery, error.outcome, str(error))
 
         async with self._fit_slots:
             try:
@@ -109,7 +94,8 @@ class Handler:
                 return await self._fit_failed(delivery, page.url, error)
 
         # MessagePack: the HTML's bytes; JSON: the message's, near enough.
-        self._metrics.fitted(clean, len(page.body) if isinstance(page.body, bytes) else len(body))
+        body = page.body
+        self._metrics.fitted(clean, len(body) if isinstance(body, bytes) else len(delivery.body))
         output = encode_clean(clean, encoding)
         try:
             await self._broker.publish_output(
@@ -140,6 +126,19 @@ class Handler:
                 },
             )
         return outcome
+
+    async def _admit(self, delivery: Delivery) -> tuple[Encoding, FetchedPage[Any]]:
+        """worker.intake's checks; a large compressed body is decompressed off the loop."""
+        check = functools.partial(
+            admit,
+            delivery.body,
+            content_type=delivery.content_type,
+            content_encoding=delivery.content_encoding,
+            settings=self._settings,
+        )
+        if delivery.content_encoding is not None and len(delivery.body) > _INLINE_DECOMPRESSION:
+            return await asyncio.to_thread(check)  # zlib lets go of the GIL
+        return check()
 
     async def _fit_failed(self, delivery: Delivery, url: str, error: FitFailedError) -> Outcome:
         """Requeue; on the last delivery the broker allows, dead-letter with the reason.
@@ -191,6 +190,12 @@ class Handler:
 
     async def _requeue(self, delivery: Delivery) -> bool:
         if await delivery.requeue():
+            return True
+        self._metrics.ack_failures.inc()
+        return False
+
+    async def _release(self, delivery: Delivery) -> bool:
+        if await delivery.release():
             return True
         self._metrics.ack_failures.inc()
         return False

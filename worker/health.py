@@ -32,7 +32,7 @@ class HealthServer:
         self._metrics = metrics
         self._liveness_timeout = liveness_timeout
         self._last_tick = time.monotonic()
-        self._ready = False
+        self._unready: str | None = "starting"
         self._server: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
         self._host = host
@@ -66,10 +66,10 @@ class HealthServer:
             self._server.server_close()
             self._server = None
 
-    def tick(self, *, ready: bool) -> None:
-        """Called by the event loop's heartbeat."""
+    def tick(self, *, unready: str | None) -> None:
+        """Called by the event loop's heartbeat: why not ready, or None."""
         self._last_tick = time.monotonic()
-        self._ready = ready
+        self._unready = unready
 
     def stalled_for(self) -> float:
         return time.monotonic() - self._last_tick
@@ -77,18 +77,26 @@ class HealthServer:
     def alive(self) -> bool:
         return self.stalled_for() <= self._liveness_timeout
 
-    def ready(self) -> bool:
-        return self._ready and self.alive()
+    def unready_reason(self) -> str | None:
+        """Why /readyz fails, or None when the worker is ready."""
+        if not self.alive():
+            return f"the event loop has not ticked for {self.stalled_for():.1f} s"
+        return self._unready
 
-    async def heartbeat(self, is_ready: Callable[[], Awaitable[bool]], interval: float) -> None:
+    def ready(self) -> bool:
+        return self.unready_reason() is None
+
+    async def heartbeat(
+        self, unready_reason: Callable[[], Awaitable[str | None]], interval: float
+    ) -> None:
         """Run forever on the event loop: tick, with the current readiness."""
         while True:
             try:
-                ready = await is_ready()
-            except Exception:
+                unready = await unready_reason()
+            except Exception as error:
                 log.debug("readiness check failed", exc_info=True)
-                ready = False
-            self.tick(ready=ready)
+                unready = f"the readiness check failed: {error!r}"
+            self.tick(unready=unready)
             await asyncio.sleep(interval)
 
 
@@ -109,10 +117,11 @@ class _Handler(BaseHTTPRequestHandler):
             else:
                 self._reply(503, f"event loop has not ticked for {stalled:.1f} s\n".encode())
         elif path == "/readyz":
-            if owner.ready():
+            unready = owner.unready_reason()
+            if unready is None:
                 self._reply(200, b"ready\n")
             else:
-                self._reply(503, b"not ready: not connected, not consuming, or stopping\n")
+                self._reply(503, f"not ready: {unready}\n".encode())
         else:
             self._reply(404, b"not found: try /metrics, /healthz or /readyz\n")
 

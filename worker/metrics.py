@@ -25,7 +25,7 @@ from prometheus_client import (
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
 
 from blockdensity import FallbackReason
-from worker.outcome import Outcome
+from worker.outcome import Outcome, RestartReason
 from worker.schemas import CleanPage
 
 __all__ = ["Metrics"]
@@ -134,7 +134,19 @@ class Metrics:
         )
         self.pool_restarts = Counter(
             "blockdensity_pool_restarts",
-            "Fit processes replaced after a crash or a timeout.",
+            "Fit processes (or whole pools) replaced, by reason: crashed, timeout, "
+            "broken, stopped, unresponsive.",
+            ["reason"],
+            registry=registry,
+        )
+        self.broker_blocked = Gauge(
+            "blockdensity_broker_blocked",
+            "1 while the broker blocks this worker's publishes (a resource alarm), else 0.",
+            registry=registry,
+        )
+        self.broker_blocked_seconds = Counter(
+            "blockdensity_broker_blocked_seconds",
+            "Time the broker has blocked this worker's publishes.",
             registry=registry,
         )
         self.ack_failures = Counter(
@@ -152,9 +164,20 @@ class Metrics:
             self.pages.labels(outcome.value)
         for reason in FallbackReason:
             self.fallbacks.labels(reason.value)
+        for restart in RestartReason:
+            self.pool_restarts.labels(restart.value)
 
     def outcome(self, outcome: Outcome) -> None:
         self.pages.labels(outcome.value).inc()
+
+    def broker_flow(self, *, blocked: bool, seconds: float) -> None:
+        """Record the publishing connection's flow control, polled every `seconds`."""
+        self.broker_blocked.set(1 if blocked else 0)
+        if blocked:
+            self.broker_blocked_seconds.inc(seconds)
+
+    def pool_restarted(self, reason: RestartReason) -> None:
+        self.pool_restarts.labels(reason.value).inc()
 
     def fitted(self, page: CleanPage, page_bytes: int) -> None:
         """Record the fit's figures of one page (`page_bytes`: the HTML's size)."""

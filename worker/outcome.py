@@ -1,4 +1,6 @@
-"""Outcome: what became of one delivery, in one place.
+"""The worker's labels, each in one place: Outcome and RestartReason.
+
+Outcome: what became of one delivery.
 
 Each value is a label of `blockdensity_pages_total`, and the dead-letter
 reasons among them are also the `x-blockdensity-reason` header of a dead
@@ -10,7 +12,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-__all__ = ["Outcome"]
+__all__ = ["Outcome", "RestartReason"]
 
 
 class Outcome(StrEnum):
@@ -18,7 +20,18 @@ class Outcome(StrEnum):
     FALLBACK = "fallback"  # published whole (the fit's fallback), acked
     INVALID = "invalid"  # dead-lettered: not a FetchedPage
     TOO_LARGE = "too_large"  # dead-lettered: body over the limit
-    NOT_HTML = "not_html"  # dead-lettered: the HTTP content type is not HTML
+    NOT_HTML = "not_html"  # dead-lettered: declared not HTML, or the body is binary
+    STATUS = "status"  # dead-lettered: an HTTP status the worker does not fit
     TIMEOUT = "timeout"  # the fit ran past its timeout: requeued, or dead-lettered at the limit
     CRASHED = "crashed"  # the fit's process died or the fit raised: likewise
     PUBLISH_FAILED = "publish_failed"  # the broker confirmed no output: requeued
+
+
+class RestartReason(StrEnum):
+    """Why fit processes were replaced: the label of blockdensity_pool_restarts_total."""
+
+    CRASHED = "crashed"  # died on a page (signal, exit)
+    TIMEOUT = "timeout"  # killed at the fit timeout
+    BROKEN = "broken"  # pebble declared the pool broken; a new pool was started
+    STOPPED = "stopped"  # found stopped (SIGSTOP, a debugger) by the watchdog
+    UNRESPONSIVE = "unresponsive"  # idle, yet answered no ping for several rounds

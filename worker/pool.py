@@ -33,12 +33,13 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures.process import BrokenProcessPool
+from multiprocessing.queues import SimpleQueue
 from typing import Final, cast
 
 from pebble import ProcessExpired, ProcessPool
 
 from blockdensity import fit_text
-from worker.outcome import Outcome
+from worker.outcome import Outcome, RestartReason
 from worker.schemas import CleanPage, FetchedPage, clean_page
 
 __all__ = [
@@ -106,6 +107,22 @@ def die_with_parent() -> None:
         libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
+def _child_start(pids: SimpleQueue[int]) -> None:
+    """Each child's initializer: die with the forkserver, and tell the parent its pid."""
+    die_with_parent()  # no fit process outlives the forkserver
+    pids.put(os.getpid())
+
+
+# How long a ping holds its child: long enough that an idle sibling, not the
+# child that answered first, takes the next ping (so each child gets one).
+_PING_HOLD: Final = 0.05
+
+
+def _ping() -> int:
+    time.sleep(_PING_HOLD)
+    return os.getpid()
+
+
 # --- the parent side ------------------------------------------------------------
 
 
@@ -113,9 +130,16 @@ class FitPool:
     """A pebble ProcessPool of `size` children, awaited from the event loop.
 
     `fit` raises FitTimeoutError or FitCrashedError for the page at fault
-    only; the pool carries on with a fresh child. `on_restart` is called for
-    every child replaced after a crash or timeout (and for a pool rebuilt
-    after pebble declared it broken).
+    only; the pool carries on with a fresh child. `on_restart` is called with
+    the reason for every child replaced after a crash or timeout, and for
+    every pool rebuilt (pebble declared it broken, or the watchdog found a
+    stopped or unresponsive child).
+
+    The watchdog (`watch`) covers what no task shows: a child that stops or
+    hangs while idle takes no work, so nothing fails; the pool just runs on
+    fewer processes. Each child reports its pid when it starts; every
+    interval the watchdog reads each child's state (/proc) and, while no
+    page is in flight, pings the children through the pool.
     """
 
     def __init__(
@@ -125,7 +149,7 @@ class FitPool:
         timeout: float,
         max_tasks: int,
         function: FitFunction = fit_page,
-        on_restart: Callable[[], None] = lambda: None,
+        on_restart: Callable[[RestartReason], None] = lambda _: None,
     ) -> None:
         self._size = size
         self._timeout = timeout
@@ -137,6 +161,9 @@ class FitPool:
         # ...and that dies with this process (see worker/forkserver_preload.py).
         self._context.set_forkserver_preload([__name__, "worker.forkserver_preload"])
         self._pool: ProcessPool | None = None
+        self._pids: SimpleQueue[int] | None = None
+        self._children: dict[int, int] = {}  # pid -> consecutive pings unanswered
+        self._in_flight = 0  # fits scheduled and not yet done
 
     def start(self) -> None:
         # The forkserver starts here, from the event loop's thread (its death
@@ -149,10 +176,14 @@ class FitPool:
         self._pool = self._new_pool()
 
     def _new_pool(self) -> ProcessPool:
+        # A fresh pid queue per pool: the old pool's children are not ours to watch.
+        self._pids = pids = self._context.SimpleQueue()
+        self._children = {}
         return ProcessPool(
             max_workers=self._size,
             max_tasks=self._max_tasks,
-            initializer=die_with_parent,  # no fit process outlives the forkserver
+            initializer=_child_start,
+            initargs=(pids,),
             context=self._context,
         )
 
@@ -171,33 +202,97 @@ class FitPool:
         except RuntimeError as error:
             # pebble marks a pool broken when, say, a child dies while no task
             # runs; it then refuses work. Replace it; this page is requeued.
-            self._replace(pool)
+            self._replace(pool, RestartReason.BROKEN)
             raise FitCrashedError(f"fit pool was broken ({error}); started a new one") from None
+        self._in_flight += 1
         try:
             return await asyncio.wrap_future(future)
         except TimeoutError:
-            self._on_restart()
+            self._on_restart(RestartReason.TIMEOUT)
             raise FitTimeoutError(
                 f"fit ran past the {self._timeout:g} s timeout; its process was killed"
             ) from None
         except ProcessExpired as error:
-            self._on_restart()
+            self._on_restart(RestartReason.CRASHED)
             raise FitCrashedError(
                 f"fit process {error.pid} died: {_describe_exit(error.exitcode)}"
             ) from None
         except BrokenProcessPool as error:
-            self._replace(pool)
+            self._replace(pool, RestartReason.BROKEN)
             raise FitCrashedError(f"fit pool broke: {error}") from None
         except Exception as error:  # noqa: BLE001 - whatever the child raised, pickled back
             # Raised inside the fit (blockdensity promises it never does): a
             # bug, which a retry repeats until the delivery limit.
             raise FitCrashedError(f"fit raised {type(error).__name__}: {error}") from None
+        finally:
+            self._in_flight -= 1
 
-    def _replace(self, broken: ProcessPool) -> None:
+    # --- the watchdog ---------------------------------------------------------------
+
+    async def watch(self, interval: float, misses: int = 3) -> None:
+        """Find stopped or stuck children and replace them; runs until cancelled.
+
+        A stopped child is replaced at the first look; an idle child that
+        answers no ping for `misses` rounds in a row, then (a busy child is
+        bounded by the fit timeout instead).
+        """
+        while True:
+            await asyncio.sleep(interval)
+            pool = self._pool
+            if pool is None:
+                continue
+            self._learn_children()
+            stopped = [pid for pid in self._children if _process_state(pid) in _STOPPED_STATES]
+            if stopped:
+                self._kill_and_replace(pool, stopped, RestartReason.STOPPED)
+                continue
+            if self._in_flight or not self._children:
+                continue  # busy: pings would wait behind pages and prove nothing
+            answered = await self._ping_round(pool)
+            silent = []
+            for pid in list(self._children):
+                self._children[pid] = 0 if pid in answered else self._children[pid] + 1
+                if self._children[pid] >= misses:
+                    silent.append(pid)
+            if silent and self._pool is pool:
+                self._kill_and_replace(pool, silent, RestartReason.UNRESPONSIVE)
+
+    def _learn_children(self) -> None:
+        """Take the pids the children reported; forget those that have exited."""
+        pids = self._pids
+        while pids is not None and not pids.empty():
+            self._children.setdefault(pids.get(), 0)
+        for pid in [pid for pid in self._children if _process_state(pid) in _GONE_STATES]:
+            del self._children[pid]
+
+    async def _ping_round(self, pool: ProcessPool) -> set[int]:
+        """The pids of the children that answered a ping (one ping per child)."""
+        futures = [
+            asyncio.wrap_future(pool.schedule(_ping, timeout=self._timeout))
+            for _ in range(self._size)
+        ]
+        answers = await asyncio.gather(*futures, return_exceptions=True)
+        return {answer for answer in answers if isinstance(answer, int)}
+
+    def _kill_and_replace(self, pool: ProcessPool, pids: list[int], reason: RestartReason) -> None:
+        for pid in pids:
+            log.warning(
+                "fit process %d is %s; killed it and starting a new pool",
+                pid,
+                reason.value,
+                extra={"pid": pid, "reason": reason.value},
+            )
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        # pebble declares a pool broken once an idle child dies: replace it now,
+        # before a page finds it so.
+        self._replace(pool, reason)
+
+    def _replace(self, broken: ProcessPool, reason: RestartReason) -> None:
         if self._pool is not broken:
             return  # another task replaced it already
-        log.warning("fit pool broken; starting a new one")
-        self._on_restart()
+        log.warning("fit pool replaced (%s); starting a new one", reason.value)
+        self._on_restart(reason)
         self._pool = self._new_pool()
         # Stopping joins pebble's threads and children: not on the event loop.
         threading.Thread(target=_stop, args=(broken,), daemon=True).start()
@@ -233,6 +328,23 @@ def _close(pool: ProcessPool, timeout: float) -> None:
         pool.join(timeout)
     except TimeoutError:
         _stop(pool)
+
+
+# /proc/<pid>/stat states: T stopped (a signal), t stopped by a tracer;
+# Z and X, or no such file, gone.
+_STOPPED_STATES: Final = frozenset("Tt")
+_GONE_STATES: Final = frozenset("ZX?")
+
+
+def _process_state(pid: int) -> str:
+    """The state letter of /proc/<pid>/stat, or "?" when there is no such process."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            data = stat.read()
+    except OSError:
+        return "?"
+    # The command name is in parentheses and may hold anything: the state follows the last ')'.
+    return data[data.rfind(b")") + 2 : data.rfind(b")") + 3].decode("ascii", "replace") or "?"
 
 
 def _describe_exit(code: int | None) -> str:

@@ -87,9 +87,15 @@ class FetchedPage(msgspec.Struct, Generic[BodyT], kw_only=True, frozen=True):
     status: Annotated[
         int, msgspec.Meta(ge=100, le=599, description="The HTTP status of the fetch.")
     ] = 200
-    fetched_at: Annotated[
-        datetime | None, msgspec.Meta(description="When the page was fetched (RFC 3339).")
-    ] = None
+    fetched_at: (
+        Annotated[
+            datetime,
+            msgspec.Meta(
+                tz=True, description="When the page was fetched (RFC 3339, with its offset)."
+            ),
+        ]
+        | None
+    ) = None
     fetch_id: Annotated[
         str | None,
         msgspec.Meta(description="The crawler's id of this fetch; part of the output's id."),
@@ -108,6 +114,7 @@ class CleanPage(Summary):
 
     url: str = field(metadata={"description": "The page's URL, as fetched."})
     fetch_id: str | None = field(metadata={"description": "The crawler's id of the fetch."})
+    status: int = field(metadata={"description": "The HTTP status of the fetch."})
     fit_seconds: float = field(metadata={"description": "Time of the fit in its process."})
     schema_version: int = SCHEMA_VERSION
 
@@ -117,7 +124,11 @@ def clean_page(
 ) -> CleanPage:
     """The output record of `page`, from its fit (a Fit, or any Summary)."""
     return CleanPage(
-        url=page.url, fetch_id=page.fetch_id, fit_seconds=fit_seconds, **summary_fields(fit)
+        url=page.url,
+        fetch_id=page.fetch_id,
+        status=page.status,
+        fit_seconds=fit_seconds,
+        **summary_fields(fit),
     )
 
 
@@ -132,10 +143,10 @@ def encoding_for(content_type: str | None) -> Encoding:
     media_type = _media_type(content_type)
     encoding = MEDIA_TYPES.get(media_type)
     if encoding is None:
-        shown = repr(content_type) if content_type else "no content_type"
-        raise InvalidMessageError(
-            f"AMQP content_type {shown} is not one of {', '.join(MEDIA_TYPES)}"
-        )
+        expected = ", ".join(MEDIA_TYPES)
+        if not content_type:
+            raise InvalidMessageError(f"the message has no AMQP content_type; expected {expected}")
+        raise InvalidMessageError(f"AMQP content_type {content_type!r} is not one of {expected}")
     return encoding
 
 

@@ -42,10 +42,12 @@ SHORT = ChaosConfig(
     worker_kills=1,
     broker_restarts=1,
     connection_closes=1,
+    memory_alarms=1,
+    alarm_seconds=12.0,  # past the 10 s publish timeout: the pages must be held, not requeued
     crash_pages=3,  # one each of SIGKILL, SIGSEGV and exit
     hang_pages=1,
-    invalid_messages=11,  # one of each kind
-    adversarial_pages=20,  # one of each kind
+    invalid_messages=15,  # one of each kind
+    adversarial_pages=19,  # one of each kind
     fit_timeout=1.0,
     delivery_limit=3,
     settle_timeout=150.0,
@@ -58,12 +60,13 @@ def test_the_plan_is_seeded_and_mixes_every_kind() -> None:
     kinds = {planned.kind.split(":")[0] for planned in first}
     assert kinds == {"corpus", "adversarial", "invalid", "crash", "hang"}
     reasons = {reason for planned in first for reason in planned.expect}
-    assert {"invalid", "not_html", "too_large", "crashed", "timeout", OUTPUT} <= reasons
+    assert {"invalid", "not_html", "status", "too_large", "crashed", "timeout", OUTPUT} <= reasons
     assert len({planned.message_id for planned in first}) == SHORT.messages
     faults: list[Fault] = make_faults(SHORT)
     assert sorted(fault.kind for fault in faults) == [
         "broker_restart",
         "close_connections",
+        "memory_alarm",
         "worker_sigkill",
     ]
     assert all(0 < fault.trigger < SHORT.messages for fault in faults)
@@ -78,8 +81,9 @@ async def test_short_chaos_run_loses_nothing(tmp_path: Path) -> None:
     assert report.stray == 0
     outputs_expected = sum(OUTPUT in planned.expect for planned in make_plan(SHORT))
     assert report.outputs_unique == outputs_expected
-    assert report.dead_by_reason["invalid"] == 9
-    assert report.dead_by_reason["not_html"] == 1
+    assert report.dead_by_reason["invalid"] == 10  # javascript: URL included
+    assert report.dead_by_reason["not_html"] == 3  # declared PDF, PDF and random bytes as HTML
+    assert report.dead_by_reason["status"] == 1
     assert report.dead_by_reason["too_large"] == 1
     crashed = report.dead_by_reason["crashed"] + report.dead_by_reason["broker:delivery_limit"]
     assert crashed + report.dead_by_reason["timeout"] == 4
@@ -87,6 +91,7 @@ async def test_short_chaos_run_loses_nothing(tmp_path: Path) -> None:
         "worker_sigkill",
         "broker_restart",
         "close_connections",
+        "memory_alarm",
     }
     assert all("NOT all workers ready" not in fault.note for fault in report.faults)
     assert all("orphans" not in fault.note for fault in report.faults)

@@ -112,6 +112,61 @@ def test_password_is_never_shown() -> None:
     assert "s3cret" not in str(error.value)
 
 
+def test_a_cluster_is_a_list_of_addresses_each_checked_and_redacted() -> None:
+    urls = "amqp://u:pw1@node-a:5672/, amqp://u:pw2@node-b:5672/,amqp://u:pw3@node-c/"
+    settings = load_settings({"BLOCKDENSITY_AMQP_URL": urls})
+    assert settings.amqp_urls == (
+        "amqp://u:pw1@node-a:5672/",
+        "amqp://u:pw2@node-b:5672/",
+        "amqp://u:pw3@node-c/",
+    )
+    shown = repr(settings)
+    assert not any(secret in shown for secret in ("pw1", "pw2", "pw3"))
+    assert "amqp://u:***@node-b:5672/" in shown
+    assert redact_url(settings.amqp_url).count("***") == 3
+
+
+@pytest.mark.parametrize(
+    ("urls", "complaint"),
+    [
+        ("amqp://u:pw1@a/,http://u:pw2@b/", "address 2 of 2 ('http://u:***@b/') must be an amqp"),
+        ("amqp://u:pw1@a/,", "address 2 of 2 ('') must be an amqp"),
+        ("amqp://u:pw1@a:99999/", "cannot be parsed: Port out of range"),
+        ("amqp://u:p,w@a/", "a password with a comma must be written %2C"),
+    ],
+)
+def test_an_address_that_cannot_be_used_fails_at_start(urls: str, complaint: str) -> None:
+    with pytest.raises(ConfigError) as error:
+        load_settings({"BLOCKDENSITY_AMQP_URL": urls})
+    message = str(error.value)
+    assert message.startswith("BLOCKDENSITY_AMQP_URL=")
+    assert complaint in message
+    assert "pw1" not in message
+    assert "pw2" not in message
+
+
+@pytest.mark.parametrize(
+    ("value", "queues"),
+    [
+        ("pages.fetched", ("pages.fetched",)),
+        ("a, b,c", ("a", "b", "c")),
+        ("pages.fetched.{0..3}", tuple(f"pages.fetched.{n}" for n in range(4))),
+        ("x.{8..9}.in,y", ("x.8.in", "x.9.in", "y")),
+    ],
+)
+def test_input_queues_are_one_a_list_or_a_family(value: str, queues: tuple[str, ...]) -> None:
+    assert load_settings({"BLOCKDENSITY_INPUT_QUEUE": value}).input_queues == queues
+
+
+@pytest.mark.parametrize(
+    ("value", "complaint"),
+    [("a,a", "names a queue twice"), ("q.{5..2}", "at most 1000 names"), ("a,,b", "1 to 255")],
+)
+def test_bad_input_queues_say_why(value: str, complaint: str) -> None:
+    with pytest.raises(ConfigError, match=complaint):
+        load_settings({"BLOCKDENSITY_INPUT_QUEUE": value})
+
+
 def test_unknown_variables_are_reported() -> None:
     env = {"BLOCKDENSITY_POOL_SIZ": "2", "BLOCKDENSITY_POOL_SIZE": "2", "BLOCKDENSITY_DATA": "x"}
     assert unknown_variables(env) == ["BLOCKDENSITY_POOL_SIZ"]

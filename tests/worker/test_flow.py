@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import gzip
 import threading
 import time
+import zlib
 
 import msgspec
 import pytest
@@ -102,6 +104,37 @@ async def test_invalid_too_large_and_not_html_are_dead_lettered_with_the_reason(
             "not_html",
             "'application/pdf' of https://e.org/a.pdf is not HTML",
         ),
+        "pdf-as-html": (
+            msgpack_page("https://e.org/b", b"%PDF-1.7\n" + bytes(range(256))),
+            "application/msgpack",
+            "not_html",
+            "the body of https://e.org/b is PDF, not HTML",
+        ),
+        "javascript-url": (
+            msgpack_page("javascript:alert(1)", small),
+            "application/msgpack",
+            "invalid",
+            "is not an absolute http or https URL - at $.url",
+        ),
+        "newline-url": (
+            msgpack_page("https://e.org/a\nb", small),
+            "application/msgpack",
+            "invalid",
+            "control character",
+        ),
+        "server-error": (
+            msgpack_page("https://e.org/c", small, status=500),
+            "application/msgpack",
+            "status",
+            "HTTP status 500 is not one the worker fits",
+        ),
+        "naive-time": (
+            msgpack_page("https://e.org/d", small, fetched_at="2026-12-01T09:00:00"),
+            "application/msgpack",
+            "invalid",
+            "timezone",
+        ),
+        "no-content-type": (msgpack_page("https://e.org/e", small), None, "invalid", "no AMQP"),
     }
     async with Client(settings.amqp_url) as client:
         try:
@@ -116,7 +149,7 @@ async def test_invalid_too_large_and_not_html_are_dead_lettered_with_the_reason(
                     )
                 dead = await collect(client, settings.dead_letter_queue, len(cases))
                 await wait_for(lambda: app.metrics.value("blockdensity_in_flight") == 0)
-                for outcome in ("invalid", "too_large", "not_html"):
+                for outcome in ("invalid", "too_large", "not_html", "status"):
                     expected = sum(case[2] == outcome for case in cases.values())
                     counted = app.metrics.value("blockdensity_pages_total", {"outcome": outcome})
                     assert counted == expected
@@ -135,6 +168,32 @@ async def test_invalid_too_large_and_not_html_are_dead_lettered_with_the_reason(
             assert await client.is_empty(settings.output_queue)
         finally:
             await client.delete_topology(settings)
+
+
+async def test_compressed_pages_are_decoded_and_the_status_travels(
+    client: Client, settings: Settings
+) -> None:
+    page = sample_pages()[0]
+    body = msgpack_page("https://e.org/gz", page.raw, status=203)
+    async with running_app(settings):
+        await client.publish(
+            settings.input_queue,
+            gzip.compress(body),
+            content_type="application/msgpack",
+            content_encoding="gzip",
+        )
+        await client.publish(
+            settings.input_queue,
+            zlib.compress(body),
+            content_type="application/msgpack",
+            content_encoding="deflate",
+        )
+        outputs = await collect(client, settings.output_queue, 2)
+    for output in outputs:
+        clean = msgspec.msgpack.decode(output.body, type=CleanPage)
+        assert (clean.url, clean.status) == ("https://e.org/gz", 203)
+        assert clean.text == fit_text(page.raw).text
+    assert await client.is_empty(settings.dead_letter_queue)
 
 
 async def test_crashing_and_hanging_pages_end_dead_after_the_delivery_limit(rabbitmq: None) -> None:
@@ -168,7 +227,12 @@ async def test_crashing_and_hanging_pages_end_dead_after_the_delivery_limit(rabb
                 dead = await collect(client, settings.dead_letter_queue, len(bad))
                 metrics = app.metrics
                 await wait_for(lambda: metrics.value("blockdensity_in_flight") == 0)
-                assert metrics.value("blockdensity_pool_restarts_total") == 3 * len(bad)
+
+                def restarts(reason: str) -> float:
+                    return metrics.value("blockdensity_pool_restarts_total", {"reason": reason})
+
+                assert restarts("crashed") == 3 * 2  # sigkill and segfault, three times each
+                assert restarts("timeout") == 3
                 assert metrics.value("blockdensity_pages_total", {"outcome": "crashed"}) == 6
                 assert metrics.value("blockdensity_pages_total", {"outcome": "timeout"}) == 3
                 assert metrics.value("blockdensity_pages_total", {"outcome": "ok"}) == len(good)
@@ -284,7 +348,10 @@ async def test_health_and_readiness(client: Client, settings: Settings) -> None:
             "blockdensity_fit_duration_seconds_bucket",
             "blockdensity_message_duration_seconds_bucket",
             "blockdensity_in_flight 0.0",
-            "blockdensity_pool_restarts_total 0.0",
+            'blockdensity_pool_restarts_total{reason="crashed"} 0.0',
+            'blockdensity_pool_restarts_total{reason="unresponsive"} 0.0',
+            "blockdensity_broker_blocked 0.0",
+            "blockdensity_broker_blocked_seconds_total 0.0",
             "blockdensity_ack_failures_total 0.0",
             "blockdensity_last_success_timestamp_seconds 0.0",
         ):

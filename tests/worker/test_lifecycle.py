@@ -64,7 +64,7 @@ async def test_sigterm_under_load_exits_0_within_the_grace_period_and_loses_noth
             log = worker.log_text()
             assert "SIGTERM received" in log
             assert "finishing" in log  # there was work in flight...
-            assert "requeueing" not in log  # ...and all of it finished
+            assert "returning" not in log  # ...and all of it finished
             assert "Traceback" not in log
 
             # Every page is an output or still in the input queue, once.
@@ -104,13 +104,50 @@ async def test_sigterm_requeues_what_cannot_finish_in_the_grace_period(
             start = time.monotonic()
             assert await asyncio.to_thread(worker.process.wait, 30) == 0
             assert time.monotonic() - start < 1 + 4
-            assert "grace period over: requeueing 3 pages" in worker.log_text()
+            assert "grace period over: returning 3 pages to the queue" in worker.log_text()
 
             # Requeued, not acked, not dead-lettered; and no child is left hanging.
             left = await collect(client, settings.input_queue, len(hung), timeout=10)
             assert sorted(page_url(message) for message in left) == hung
             assert await client.is_empty(settings.output_queue)
             assert await client.is_empty(settings.dead_letter_queue)
+        finally:
+            await client.delete_topology(settings)
+
+
+async def test_a_second_sigterm_returns_the_pages_at_once_and_says_so(
+    rabbitmq: None,
+    worker_processes: list[WorkerProcess],
+    tmp_path: Path,
+) -> None:
+    env = worker_env(grace_period="60", fit_function=MARKERS_FIT, fit_timeout="60")
+    settings = load_settings(env)
+    hung = [f"https://hung.example/{index}" for index in range(2)]
+    async with Client(settings.amqp_url) as client:
+        try:
+            await client.declare_input(settings)
+            worker = start_worker(env, tmp_path / "worker.log")
+            worker_processes.append(worker)
+            for url in hung:
+                await client.publish(
+                    settings.input_queue,
+                    msgpack_page(url, b"<p>BLOCKDENSITY-TEST-HANG</p>"),
+                    content_type="application/msgpack",
+                )
+            await wait_for(
+                lambda: "blockdensity_in_flight 2.0" in http_get(worker.port, "/metrics")[1]
+            )
+            worker.process.send_signal(signal.SIGTERM)
+            await wait_for(lambda: "finishing 2 pages in flight" in worker.log_text())
+            start = time.monotonic()
+            worker.process.send_signal(signal.SIGTERM)
+            assert await asyncio.to_thread(worker.process.wait, 30) == 0
+            assert time.monotonic() - start < 10  # not the 60 s grace period
+            log = worker.log_text()
+            assert "second stop request: returning 2 pages to the queue" in log
+            assert "grace period over" not in log
+            left = await collect(client, settings.input_queue, len(hung), timeout=10)
+            assert sorted(page_url(message) for message in left) == hung
         finally:
             await client.delete_topology(settings)
 

@@ -19,6 +19,8 @@ SERIES = (
     "blockdensity_message_duration_seconds",
     "blockdensity_in_flight",
     "blockdensity_pool_restarts",
+    "blockdensity_broker_blocked",
+    "blockdensity_broker_blocked_seconds",
     "blockdensity_ack_failures",
     "blockdensity_last_success_timestamp_seconds",
 )
@@ -52,6 +54,7 @@ def test_outcomes_are_the_issues() -> None:
         "invalid",
         "too_large",
         "not_html",
+        "status",
         "timeout",
         "crashed",
         "publish_failed",
@@ -80,8 +83,9 @@ def test_recording() -> None:
     metrics.outcome(Outcome.OK)
     metrics.outcome(Outcome.TIMEOUT)
     page = CleanPage(
-        url="u",
+        url="https://e.org/",
         fetch_id=None,
+        status=200,
         fit_seconds=0.003,
         text="",
         title="",

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
 from collections.abc import Awaitable, Callable
 
 import pytest
 
 from blockdensity import FallbackReason, fit_text
-from devkit.faults import fit_page_with_markers
+from devkit.faults import HANG_SIGNAL, SLOW_MARKER, fit_page_with_markers
 from devkit.messages import sample_pages
-from worker.outcome import Outcome
+from devkit.procs import children
+from worker.outcome import Outcome, RestartReason
 from worker.pool import (
     FitCrashedError,
     FitFunction,
@@ -40,7 +43,7 @@ async def _with_pool(
         timeout=timeout,
         max_tasks=max_tasks,
         function=function,
-        on_restart=lambda: restarts.append(1),
+        on_restart=lambda _reason: restarts.append(1),
     )
     pool.start()
     try:
@@ -158,6 +161,78 @@ async def test_children_are_recycled() -> None:
 
     # Each child exits after one page; recycling is not a restart.
     assert await _with_pool(run, max_tasks=1) == 0
+
+
+def _fit_processes() -> list[int]:
+    """The pool's children: the processes the forkserver (a child of ours) forked."""
+    return [pid for child in children(os.getpid()) for pid in children(child)]
+
+
+async def _watched(
+    test: Callable[[FitPool, list[RestartReason]], Awaitable[None]],
+) -> list[RestartReason]:
+    restarts: list[RestartReason] = []
+    pool = FitPool(
+        size=2, timeout=2, max_tasks=0, function=fit_page_with_markers, on_restart=restarts.append
+    )
+    pool.start()
+    watchdog = None
+    try:
+        await pool.warm_up()
+        watchdog = asyncio.create_task(pool.watch(0.2))
+        await test(pool, restarts)
+    finally:
+        if watchdog is not None:
+            watchdog.cancel()
+        await pool.close()
+    return restarts
+
+
+async def _until(condition: Callable[[], bool], timeout: float = 10) -> None:
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not condition():
+        assert asyncio.get_running_loop().time() < deadline, "condition not met in time"
+        await asyncio.sleep(0.05)
+
+
+async def test_a_fit_process_stopped_while_idle_is_replaced() -> None:
+    async def run(pool: FitPool, restarts: list[RestartReason]) -> None:
+        before = _fit_processes()
+        assert len(before) == 2
+        os.kill(before[0], signal.SIGSTOP)
+        await _until(lambda: RestartReason.STOPPED in restarts)
+        # The whole pool is replaced (pebble breaks once an idle child dies).
+        await _until(lambda: not set(before) & set(_fit_processes()))
+        results = await asyncio.gather(*(pool.fit(_page(page.raw)) for page in sample_pages()))
+        assert all(result.title for result in results)
+        await _until(lambda: len(_fit_processes()) == 2)
+
+    assert await _watched(run) == [RestartReason.STOPPED]
+
+
+async def test_a_fit_process_stuck_while_idle_is_replaced_after_three_pings() -> None:
+    async def run(pool: FitPool, restarts: list[RestartReason]) -> None:
+        # Both children fit a page each (so both have the hang armed)...
+        await asyncio.gather(*(pool.fit(_page(b"<p>" + SLOW_MARKER.encode())) for _ in range(2)))
+        before = _fit_processes()
+        # ...then one hangs between pages: sleeping, not stopped.
+        os.kill(before[1], HANG_SIGNAL)
+        await _until(lambda: RestartReason.UNRESPONSIVE in restarts)
+        await _until(lambda: not set(before) & set(_fit_processes()))
+        assert (await pool.fit(_page(b"<title>after</title>"))).title == "after"
+
+    assert await _watched(run) == [RestartReason.UNRESPONSIVE]
+
+
+async def test_busy_fit_processes_are_not_pinged_away() -> None:
+    async def run(pool: FitPool, restarts: list[RestartReason]) -> None:
+        # Pages of 0.2 s each, back to back for ~3 s: busy, never unresponsive.
+        page = _page(b"<p>" + SLOW_MARKER.encode())
+        for _ in range(8):
+            await asyncio.gather(pool.fit(page), pool.fit(page))
+        assert restarts == []
+
+    assert await _watched(run) == []
 
 
 def test_the_fit_function_seam_is_inert_unless_set() -> None:

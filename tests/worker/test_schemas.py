@@ -85,8 +85,8 @@ def test_content_type_chooses_the_encoding(content_type: str | None, encoding: E
 @pytest.mark.parametrize(
     ("content_type", "complaint"),
     [
-        (None, "no content_type is not one of application/json"),
-        ("", "no content_type"),
+        (None, "the message has no AMQP content_type; expected application/json"),
+        ("", "has no AMQP content_type"),
         ("text/html", "'text/html' is not one of"),
         ("application/octet-stream", "is not one of"),
     ],
@@ -183,6 +183,7 @@ def _clean(**changes: object) -> CleanPage:
     fields: dict[str, object] = {
         "url": "https://e.org/",
         "fetch_id": None,
+        "status": 200,
         "title": "T",
         "lang": "en",
         "text": "main text",
@@ -228,6 +229,7 @@ def test_clean_page_fields_are_the_contract() -> None:
         "words_kept",
         "url",
         "fetch_id",
+        "status",
         "fit_seconds",
         "schema_version",
     )
@@ -238,10 +240,16 @@ def test_clean_page_carries_every_summary_field_without_a_copy_by_hand() -> None
     summary = {field.name for field in dataclasses.fields(Summary)}
     assert summary <= {field.name for field in dataclasses.fields(CleanPage)}
     fit = fit_text("<title>T</title><p>one two three</p>")
-    page = clean_page(FetchedPage(url="https://e.org/", body=b"", fetch_id="f"), fit, 0.5)
+    fetched = FetchedPage(url="https://e.org/", body=b"", fetch_id="f", status=203)
+    page = clean_page(fetched, fit, 0.5)
     for name in summary:
         assert getattr(page, name) == getattr(fit, name), name
-    assert (page.url, page.fetch_id, page.fit_seconds) == ("https://e.org/", "f", 0.5)
+    assert (page.url, page.fetch_id, page.status, page.fit_seconds) == (
+        "https://e.org/",
+        "f",
+        203,
+        0.5,
+    )
 
 
 def test_the_schema_describes_fields_from_their_metadata() -> None:

@@ -1,0 +1,53 @@
+"""A three-node cluster losing the node the worker uses (the short run).
+
+One cluster of three private nodes for the whole module (devkit.cluster;
+about 1 GB, started once). The worker is given all three addresses; while
+pages flow, the node it is connected to, which leads the input queue, is
+killed with SIGKILL: the worker moves to another node and is ready again
+within 5 s, nothing is lost or dead-lettered, duplicates are at most the
+pages in flight, and the node, restarted, rejoins with nothing left on it.
+The longer run (`python -m bench.cluster`) has its figures in RELIABILITY.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from devkit.cluster import NodeKillConfig, PrivateCluster, run_node_kill
+
+pytestmark = [pytest.mark.integration, pytest.mark.slow]
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[PrivateCluster]:
+    with PrivateCluster(3) as running:
+        yield running
+
+
+def test_the_cluster_has_three_running_members(cluster: PrivateCluster) -> None:
+    for node in cluster.nodes:
+        assert cluster.running_nodes(node) == sorted(n.name for n in cluster.nodes)
+
+
+async def test_killing_the_node_in_use_moves_the_worker_and_loses_nothing(
+    cluster: PrivateCluster, tmp_path: Path
+) -> None:
+    report = await run_node_kill(
+        cluster, NodeKillConfig(pages=600, outputs_before_kill=100), tmp_path
+    )
+    log = report.worker_log
+    assert report.lost == 0, log
+    assert report.dead_letters == 0, log
+    assert report.unique_outputs == 600
+    assert report.duplicates <= max(report.in_flight_at_kill, 1) * 2, log
+    assert report.ready_after_kill <= 5.0, log
+    assert report.moved_to not in ("?", report.killed)
+    assert "moving to the next address" in log
+    assert report.rejoined_after > 0, "the killed node did not rejoin the cluster"
+    assert not any(report.left_in_queues.values()), report.left_in_queues
+    assert report.worker_exit == 0
+    # Every password redacted wherever an address is logged.
+    assert "guest:guest" not in log
