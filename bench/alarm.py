@@ -12,10 +12,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
-import tempfile
 from pathlib import Path
 
 from devkit.alarm import AlarmConfig, AlarmReport, run_alarm
+from devkit.report import figures, log_folder
 
 
 def rows(report: AlarmReport) -> list[tuple[str, str]]:
@@ -42,16 +42,16 @@ def main() -> None:
     parser.add_argument("--alarm-seconds", type=float, default=120.0)
     parser.add_argument("--log-dir", type=Path, default=None)
     options = parser.parse_args()
-    log_dir = options.log_dir or Path(tempfile.mkdtemp(prefix="alarm-"))
-    log_dir.mkdir(parents=True, exist_ok=True)
+    log_dir = log_folder(options.log_dir, "alarm")
     config = AlarmConfig(pages=options.pages, alarm_seconds=options.alarm_seconds)
     report = asyncio.run(run_alarm(config, log_dir))
-    print(f"memory alarm run: private RabbitMQ node, worker log in {log_dir}")
-    print("| figure | value |\n|---|---:|")
-    for name, value in rows(report):
-        print(f"| {name} | {value} |")
-    print("result:", "ok" if report.ok else "FAILED")
-    sys.exit(0 if report.ok else 1)
+    sys.exit(
+        figures(
+            f"memory alarm run: private RabbitMQ node, worker log in {log_dir}",
+            rows(report),
+            ok=report.ok,
+        )
+    )
 
 
 if __name__ == "__main__":

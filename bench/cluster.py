@@ -12,10 +12,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
-import tempfile
 from pathlib import Path
 
 from devkit.cluster import NodeKillConfig, NodeKillReport, PrivateCluster, run_node_kill
+from devkit.report import figures, log_folder
 
 
 def rows(report: NodeKillReport) -> list[tuple[str, str]]:
@@ -51,16 +51,16 @@ def main() -> None:
     parser.add_argument("--pages", type=int, default=2000)
     parser.add_argument("--log-dir", type=Path, default=None)
     options = parser.parse_args()
-    log_dir = options.log_dir or Path(tempfile.mkdtemp(prefix="cluster-"))
-    log_dir.mkdir(parents=True, exist_ok=True)
+    log_dir = log_folder(options.log_dir, "cluster")
     config = NodeKillConfig(pages=options.pages, outputs_before_kill=options.pages // 10)
     report = asyncio.run(_run(config, log_dir))
-    print(f"node-kill run: three private RabbitMQ nodes, worker log in {log_dir}")
-    print("| figure | value |\n|---|---:|")
-    for name, value in rows(report):
-        print(f"| {name} | {value} |")
-    print("result:", "ok" if report.ok else "FAILED")
-    sys.exit(0 if report.ok else 1)
+    sys.exit(
+        figures(
+            f"node-kill run: three private RabbitMQ nodes, worker log in {log_dir}",
+            rows(report),
+            ok=report.ok,
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -23,18 +23,17 @@ import secrets
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import TracebackType
 
 from devkit.client import Client
 from devkit.messages import collect, collect_urls, corpus_pages, msgpack_page, page_url
-from devkit.rabbitnode import PrivateRabbit, RabbitUnavailableError
+from devkit.rabbitnode import PrivateRabbit, RabbitUnavailableError, Started
 from devkit.workers import WorkerProcess, http_get, start_worker, worker_env
 from worker.config import load_settings
 
 __all__ = ["NodeKillConfig", "NodeKillReport", "PrivateCluster", "run_node_kill"]
 
 
-class PrivateCluster:
+class PrivateCluster(Started):
     """`size` private RabbitMQ nodes clustered together; see the module's docstring."""
 
     def __init__(self, size: int = 3, prefix: str = "cluster") -> None:
@@ -73,22 +72,6 @@ class PrivateCluster:
     def stop(self) -> None:
         for node in self.nodes:
             node.stop()
-
-    def __enter__(self) -> PrivateCluster:
-        try:
-            self.start()
-        except BaseException:
-            self.stop()
-            raise
-        return self
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.stop()
 
 
 @dataclass(frozen=True)

@@ -27,10 +27,11 @@ import tempfile
 import time
 from pathlib import Path
 from types import TracebackType
+from typing import Self
 
 from devkit.broker import free_port
 
-__all__ = ["PrivateRabbit", "RabbitUnavailableError"]
+__all__ = ["PrivateRabbit", "RabbitUnavailableError", "Started"]
 
 _BIN = Path("/usr/lib/rabbitmq/bin")
 
@@ -51,7 +52,33 @@ def _tool(name: str) -> str:
     return found
 
 
-class PrivateRabbit:
+class Started:
+    """`with` starts it and always stops it, also when starting failed half-way."""
+
+    def start(self) -> None:
+        raise NotImplementedError
+
+    def stop(self) -> None:
+        raise NotImplementedError
+
+    def __enter__(self) -> Self:
+        try:
+            self.start()
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.stop()
+
+
+class PrivateRabbit(Started):
     """One RabbitMQ node of our own; see the module's docstring."""
 
     def __init__(
@@ -218,19 +245,3 @@ class PrivateRabbit:
                 os.kill(pid, signal.SIGKILL)
         shutil.rmtree(self.directory, ignore_errors=True)
         atexit.unregister(self.stop)
-
-    def __enter__(self) -> PrivateRabbit:
-        try:
-            self.start()
-        except BaseException:
-            self.stop()
-            raise
-        return self
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.stop()

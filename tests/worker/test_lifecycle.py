@@ -77,6 +77,25 @@ async def test_sigterm_under_load_exits_0_within_the_grace_period_and_loses_noth
             await client.delete_topology(settings)
 
 
+async def _worker_stuck_on(
+    client: Client, env: dict[str, str], log: Path, urls: list[str], started: list[WorkerProcess]
+) -> WorkerProcess:
+    """A worker whose fits all hang, each of `urls` in flight (fit timeout far away)."""
+    settings = load_settings(env)
+    await client.declare_input(settings)
+    worker = start_worker(env, log)
+    started.append(worker)  # the fixture stops it, whatever happens next
+    for url in urls:
+        await client.publish(
+            settings.input_queue,
+            msgpack_page(url, b"<p>BLOCKDENSITY-TEST-HANG</p>"),
+            content_type="application/msgpack",
+        )
+    in_flight = f"blockdensity_in_flight {len(urls)}.0"
+    await wait_for(lambda: in_flight in http_get(worker.port, "/metrics")[1])
+    return worker
+
+
 async def test_sigterm_requeues_what_cannot_finish_in_the_grace_period(
     rabbitmq: None,
     worker_processes: list[WorkerProcess],
@@ -87,17 +106,8 @@ async def test_sigterm_requeues_what_cannot_finish_in_the_grace_period(
     hung = [f"https://hung.example/{index}" for index in range(3)]
     async with Client(settings.amqp_url) as client:
         try:
-            await client.declare_input(settings)
-            worker = start_worker(env, tmp_path / "worker.log")
-            worker_processes.append(worker)
-            for url in hung:
-                await client.publish(
-                    settings.input_queue,
-                    msgpack_page(url, b"<p>BLOCKDENSITY-TEST-HANG</p>"),
-                    content_type="application/msgpack",
-                )
-            await wait_for(
-                lambda: "blockdensity_in_flight 3.0" in http_get(worker.port, "/metrics")[1]
+            worker = await _worker_stuck_on(
+                client, env, tmp_path / "worker.log", hung, worker_processes
             )
 
             worker.process.send_signal(signal.SIGTERM)
@@ -125,17 +135,8 @@ async def test_a_second_sigterm_returns_the_pages_at_once_and_says_so(
     hung = [f"https://hung.example/{index}" for index in range(2)]
     async with Client(settings.amqp_url) as client:
         try:
-            await client.declare_input(settings)
-            worker = start_worker(env, tmp_path / "worker.log")
-            worker_processes.append(worker)
-            for url in hung:
-                await client.publish(
-                    settings.input_queue,
-                    msgpack_page(url, b"<p>BLOCKDENSITY-TEST-HANG</p>"),
-                    content_type="application/msgpack",
-                )
-            await wait_for(
-                lambda: "blockdensity_in_flight 2.0" in http_get(worker.port, "/metrics")[1]
+            worker = await _worker_stuck_on(
+                client, env, tmp_path / "worker.log", hung, worker_processes
             )
             worker.process.send_signal(signal.SIGTERM)
             await wait_for(lambda: "finishing 2 pages in flight" in worker.log_text())
