@@ -13,7 +13,7 @@ import re
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, Final
 
@@ -113,6 +113,76 @@ def alerting_rules() -> list[dict[str, Any]]:
     return [
         rule for group in load_yaml(RULES)["groups"] for rule in group["rules"] if "alert" in rule
     ]
+
+
+# --- the input queue's numbered family -------------------------------------------------
+
+# BLOCKDENSITY_INPUT_QUEUE=pages.fetched.{0..7} makes eight queues; the KEDA
+# trigger, the rules and the dashboard select a queue and its numbered family
+# with this suffix, whichever of the two the worker is configured with.
+FAMILY_SUFFIX: Final = r"(\.[0-9]+)?"
+_NUMBERED: Final = re.compile(r"\.[0-9]+$")
+
+
+def family_stem(names: Sequence[str]) -> str:
+    """The name the input queues share: the one queue, or its family's stem
+    (pages.fetched for pages.fetched.0 ... pages.fetched.7)."""
+    stems = {_NUMBERED.sub("", name) for name in names}
+    if len(stems) != 1:
+        raise ValueError(f"not one queue or one numbered family: {', '.join(names)}")
+    return stems.pop()
+
+
+def family_members(stem: str, count: int = 8) -> list[str]:
+    """The queue and a family of `count` of it: stem, stem.0, ..., stem.<count - 1>."""
+    return [stem, *(f"{stem}.{number}" for number in range(count))]
+
+
+def near_misses(stem: str, *, dots: bool = True) -> list[str]:
+    """Names a family's pattern must not match: other suffixes, longer names
+    and, with `dots`, what an unescaped dot of the stem would let through."""
+    misses = [f"{stem}.old", f"{stem}.1x", f"{stem}.", f"{stem}x", f"x{stem}", stem[:-1]]
+    if dots and "." in stem:
+        head, _, tail = stem.rpartition(".")
+        misses.append(f"{head}X{tail}")
+    return misses
+
+
+def check_family_pattern(
+    pattern: str, stem: str, *, anchored: bool, others: Iterable[str] = (), dots: bool = True
+) -> None:
+    """Fail unless `pattern` matches the queue `stem` and its numbered family,
+    and neither the near misses nor `others` (the stage's other queues).
+
+    `anchored`: whether the matcher anchors the pattern at both ends (a
+    Prometheus matcher does) or finds it anywhere in a name, ignoring case
+    (RabbitMQ's management API, which KEDA's useRegex queries, does: seen
+    on RabbitMQ 3.10 with `?use_regex=true&name=`, as KEDA asks).
+    """
+    compiled = re.compile(pattern) if anchored else re.compile(pattern, re.IGNORECASE)
+    matches = compiled.fullmatch if anchored else compiled.search
+    missed = [name for name in family_members(stem) if not matches(name)]
+    caught = [name for name in [*near_misses(stem, dots=dots), *others] if matches(name)]
+    if missed or caught:
+        raise AssertionError(
+            f"{pattern!r} must select {stem} and its numbered family only: "
+            f"it misses {missed} and selects {caught}"
+        )
+
+
+def promql_string(value: str) -> str:
+    """`value` as a double-quoted PromQL string (backslashes and quotes escaped)."""
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def promql_unquote(literal: str) -> str:
+    """The value of a PromQL string's contents (between its double quotes)."""
+    return re.sub(r"\\(.)", r"\1", literal)
+
+
+def family_selector(stem: str) -> str:
+    """The label matcher the rules select the input queue `stem` and its family with."""
+    return "queue=~" + promql_string(re.escape(stem) + FAMILY_SUFFIX)
 
 
 # --- the Grafana dashboard -----------------------------------------------------------

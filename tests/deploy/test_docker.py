@@ -193,9 +193,19 @@ def test_compose_stack_has_the_four_services() -> None:
     services = _compose()["services"]
     assert set(services) == {"rabbitmq", "worker", "prometheus", "grafana"}
     assert services["worker"]["deploy"]["replicas"] == 2
-    plugins = (DEPLOY / "rabbitmq" / "enabled_plugins").read_text()
-    assert "rabbitmq_management" in plugins
-    assert "rabbitmq_prometheus" in plugins
+    # An Erlang term, a list of atoms ending in a full stop: what
+    # rabbitmq-plugins writes and the broker reads (a typo there stops it).
+    text = (DEPLOY / "rabbitmq" / "enabled_plugins").read_text()
+    syntax = re.fullmatch(r"\s*\[\s*([a-z0-9_]+(?:\s*,\s*[a-z0-9_]+)*)\s*\]\s*\.\s*", text)
+    assert syntax is not None, f"enabled_plugins is not an Erlang list of plugins: {text!r}"
+    plugins = {name.strip() for name in syntax[1].split(",")}
+    # The management API (KEDA), the metrics, and the consistent-hash
+    # exchange of BLOCKDENSITY_INPUT_EXCHANGE.
+    assert plugins >= {
+        "rabbitmq_management",
+        "rabbitmq_prometheus",
+        "rabbitmq_consistent_hash_exchange",
+    }
     for name, service in services.items():
         assert ":" in service["image"], f"{name}: pin a version"
         assert not service["image"].endswith(":latest"), name

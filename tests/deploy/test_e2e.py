@@ -3,7 +3,9 @@
 The worker (`python -m worker`, its own queue names) and Prometheus (a free
 loopback port, its own storage in a temporary folder) run as subprocesses;
 Prometheus uses deploy/prometheus/prometheus.yml's jobs with the targets
-replaced, and rules.yml with the queue names replaced by the test's. Pages
+replaced, and rules.yml with the queue names replaced by the test's. The worker
+consumes a family of two input queues (`<name>.{0..1}`), so that the rules'
+and the dashboard's family patterns meet RabbitMQ's real series. Pages
 of the development corpus go through the worker; then every recording rule
 and every query of the dashboard must parse and return data through
 Prometheus' HTTP API, and every alert's expression must parse.
@@ -46,6 +48,8 @@ from tests.deploy.common import (
     dashboard_queries,
     dump_yaml,
     expand_variables,
+    family_selector,
+    family_stem,
     load_yaml,
     recording_rules,
     run,
@@ -66,6 +70,7 @@ _PLUGIN_TOOL_DIRS = ("/usr/sbin", "/usr/lib/rabbitmq/bin")
 @dataclass
 class Stack:
     settings: Settings
+    input_stem: str  # the input queues' stem: <name> for <name>.0 and <name>.1
     prometheus_url: str
     broker_metrics: str | None  # None when scraped; else why not
     pages: int = 0  # pages published (the invalid message aside)
@@ -137,13 +142,15 @@ def _enable_broker_metrics() -> str | None:
 def _prometheus_config(folder: Path, settings: Settings, broker_metrics: bool) -> Path:
     """deploy/prometheus's jobs and rules, pointed at this test's worker, broker and queues."""
     rules = RULES.read_text(encoding="utf-8")
+    stem = family_stem(settings.input_queues)
     for default, ours in (
-        ("pages.fetched", settings.input_queue),
-        ("pages.dead", settings.dead_letter_queue),
+        # The input queue and its family, and the name of the series it records.
+        (family_selector("pages.fetched"), family_selector(stem)),
+        ('"queue", "pages.fetched"', f'"queue", "{stem}"'),
+        ('queue="pages.dead"', f'queue="{settings.dead_letter_queue}"'),
     ):
-        selector = f'queue="{default}"'
-        assert rules.count(selector) == 1, f"rules.yml should select {default} exactly once"
-        rules = rules.replace(selector, f'queue="{ours}"')
+        assert rules.count(default) == 1, f"rules.yml should hold {default} exactly once"
+        rules = rules.replace(default, ours)
     rules_path = folder / "rules.yml"
     rules_path.write_text(rules, encoding="utf-8")
 
@@ -231,13 +238,15 @@ def _stop(worker: WorkerProcess) -> None:
 async def _publish(settings: Settings, first: int, count: int, *, invalid: bool = False) -> int:
     """Publish pages `first` to `first + count` of the corpus; return how many there were."""
     pages = corpus_pages(first + count)[first:]
+    queues = settings.input_queues
     async with Client(settings.amqp_url) as client:
-        for index, page in enumerate(pages, start=first):
+        for index, page in enumerate(pages, start=first):  # each queue of the family its share
             body = msgpack_page(f"https://e2e.example/{index}", page.raw, fetch_id=str(index))
-            await client.publish(settings.input_queue, body, content_type="application/msgpack")
+            queue = queues[index % len(queues)]
+            await client.publish(queue, body, content_type="application/msgpack")
         if invalid:  # dead-lettered as invalid: the dead-letter queue gets a message
             await client.publish(
-                settings.input_queue, b"\xc1 not msgpack", content_type="application/msgpack"
+                queues[-1], b"\xc1 not msgpack", content_type="application/msgpack"
             )
     return len(pages)
 
@@ -258,12 +267,15 @@ def stack(
     broker_metrics = _enable_broker_metrics()
     folder = tmp_path_factory.mktemp("e2e")
     env = worker_env(log_level="WARNING")
+    stem = env["BLOCKDENSITY_INPUT_QUEUE"]
+    env["BLOCKDENSITY_INPUT_QUEUE"] = f"{stem}.{{0..1}}"  # a family of two
     settings = load_settings(env)
+    assert family_stem(settings.input_queues) == stem
     worker = start_worker(env, folder / "worker.log")
     try:
         config = _prometheus_config(folder, settings, broker_metrics is None)
         with _prometheus(prometheus_tools.prometheus, config, folder) as url:
-            stack = Stack(settings, url, broker_metrics)
+            stack = Stack(settings, stem, url, broker_metrics)
 
             def scraped() -> bool:
                 return any(float(s["value"][1]) == 1 for s in stack.query('up{job="blockdensity"}'))
@@ -303,7 +315,7 @@ def _expressions() -> dict[str, str]:
 def _check(stack: Stack, *, broker: bool) -> None:
     values = {
         "instance": ".*",
-        "input_queue": stack.settings.input_queue,
+        "input_queue": stack.input_stem,
         "dead_letter_queue": stack.settings.dead_letter_queue,
         "__rate_interval": RATE_INTERVAL,
     }
@@ -339,6 +351,13 @@ def test_queue_depth_rules_and_panels_return_data(stack: Stack) -> None:
     if stack.broker_metrics is not None:
         pytest.skip(f"RabbitMQ's prometheus plugin is not available: {stack.broker_metrics}")
     _check(stack, broker=True)
+    # Both queues of the family are selected, and recorded as one series
+    # named by their stem.
+    family = family_selector(stack.input_stem)
+    selected = stack.query(f"rabbitmq_detailed_queue_messages{{{family}}}")
+    assert {sample["metric"]["queue"] for sample in selected} == set(stack.settings.input_queues)
+    (recorded,) = stack.query("blockdensity:input_queue_messages")
+    assert recorded["metric"]["queue"] == stack.input_stem
     # The invalid message went to the dead-letter queue, and the rule sees it
     # (RabbitMQ refreshes queue statistics every 5 s).
     (dead,) = stack.query("blockdensity:dead_letter_queue_messages")

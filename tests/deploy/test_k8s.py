@@ -10,7 +10,10 @@ that must agree with the worker are compared with worker/config.py.
 from __future__ import annotations
 
 import copy
+import json
+import os
 import re
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -26,12 +29,17 @@ from tests.deploy.common import (
     OVERLAY,
     PROMETHEUS_RULE,
     RULES,
+    check_family_pattern,
     crd_schema,
+    dashboard_queries,
+    family_stem,
     kubectl,
     kustomize_build,
     load_all_yaml,
     load_yaml,
     prometheus_rule_text,
+    promql_unquote,
+    recording_rules,
 )
 from worker.config import SETTINGS, Settings, load_settings
 
@@ -303,7 +311,7 @@ def test_replicas_belong_to_keda(rendered: list[dict[str, Any]], settings: Setti
     metadata = trigger["metadata"]
     assert metadata["protocol"] == "http", "so that unacknowledged messages count"
     assert metadata["mode"] == "QueueLength"
-    assert metadata["queueName"] == settings.input_queue
+    _assert_trigger_counts_the_input_queues(metadata, settings)
     assert int(metadata["value"]) > settings.prefetch, "a target below prefetch never scales in"
     auth = _one(rendered, "TriggerAuthentication")
     assert trigger["authenticationRef"] == {"name": auth["metadata"]["name"]}
@@ -324,15 +332,147 @@ def test_example_secret_is_an_example(rendered: list[dict[str, Any]]) -> None:
     assert data["management-url"].endswith(":15672/")
 
 
+def _assert_trigger_counts_the_input_queues(metadata: dict[str, str], settings: Settings) -> None:
+    """The trigger counts the configured input queues, each one, and nothing else.
+
+    With useRegex KEDA asks the management API for the queues whose names
+    match (anywhere in the name, ignoring case: RabbitMQ anchors nothing) and
+    adds their messages up (`operation: sum`); it reads one page of pageSize
+    (default 100) queues.
+    """
+    others = [settings.output_queue, settings.dead_letter_queue]
+    if metadata.get("useRegex") != "true":
+        assert settings.input_queues == (metadata["queueName"],), "one queue, by its name"
+        return
+    assert metadata["protocol"] == "http", "KEDA's useRegex needs the management API"
+    assert metadata.get("operation", "sum") == "sum", "the backlog is the family's sum"
+    assert len(settings.input_queues) <= int(metadata.get("pageSize", "100"))
+    stem = family_stem(settings.input_queues)
+    check_family_pattern(metadata["queueName"], stem, anchored=False, others=others)
+    for name in settings.input_queues:
+        assert re.search(metadata["queueName"], name, re.IGNORECASE), f"not counted: {name}"
+
+
+def test_trigger_check_can_fail(settings: Settings) -> None:
+    """A trigger that names another queue, or a pattern that misses the family,
+    catches too much or is unanchored, is refused."""
+    good = {"protocol": "http", "useRegex": "true", "operation": "sum"}
+    for pattern in (
+        r"^pages\.fetched$",  # the queue alone, not its family
+        r"pages\.fetched(\.[0-9]+)?",  # unanchored: pages.fetched.old counts
+        r"^pages.fetched(\.[0-9]+)?$",  # an unescaped dot: pagesXfetched
+        r"^pages\.(fetched|clean)(\.[0-9]+)?$",  # the output queue too
+    ):
+        with pytest.raises(AssertionError):
+            _assert_trigger_counts_the_input_queues({**good, "queueName": pattern}, settings)
+    with pytest.raises(AssertionError):
+        _assert_trigger_counts_the_input_queues(
+            {**good, "queueName": r"^pages\.fetched(\.[0-9]+)?$", "operation": "max"}, settings
+        )
+    with pytest.raises(AssertionError):
+        _assert_trigger_counts_the_input_queues({"queueName": "pages.clean"}, settings)
+
+
+def _family_example(overlay: Path) -> str:
+    """The example overlay's commented family lines, uncommented."""
+    lines = (OVERLAY / "kustomization.yaml").read_text(encoding="utf-8").splitlines()
+    start = lines.index("# configMapGenerator:")
+    block = []
+    for line in lines[start:]:
+        if not line.startswith("# "):
+            break
+        block.append(line[2:])
+    base = os.path.relpath(BASE, overlay)  # kustomize refuses absolute paths
+    text = "\n".join(lines).replace("../../base", base)
+    assert text != "\n".join(lines), "the overlay names the base as ../../base"
+    return text + "\n" + "\n".join(block) + "\n"
+
+
+def test_overlay_family_example_is_counted(tmp_path: Path) -> None:
+    """The example overlay's commented family of 8, uncommented, renders; the
+    worker accepts it and the base's trigger counts all 8 queues."""
+    if kubectl() is None:
+        pytest.skip("kubectl is not installed: the kustomize rendering cannot be checked")
+    overlay = tmp_path / "family"
+    shutil.copytree(OVERLAY, overlay)
+    (overlay / "kustomization.yaml").write_text(_family_example(overlay), encoding="utf-8")
+    objects = kustomize_build(overlay)
+    config = _one(objects, "ConfigMap")
+    name = config["metadata"]["name"]
+    (container,) = _one(objects, "Deployment")["spec"]["template"]["spec"]["containers"]
+    assert container["envFrom"] == [{"configMapRef": {"name": name}}], "the pods follow"
+    family = load_settings({**config["data"], "BLOCKDENSITY_AMQP_URL": "amqp://u:p@rabbitmq/"})
+    assert family.input_queues == tuple(f"pages.fetched.{number}" for number in range(8))
+    assert family.input_exchange, "a family of queues is filled by the consistent-hash exchange"
+    assert family.input_exchange not in family.input_queues
+    (trigger,) = _one(objects, "ScaledObject")["spec"]["triggers"]
+    _assert_trigger_counts_the_input_queues(trigger["metadata"], family)
+
+
+def _rules_input_queue(rule: dict[str, Any]) -> tuple[str, str]:
+    """The input queue rule's queue pattern and the queue label it records."""
+    (pattern,) = re.findall(
+        r'rabbitmq_detailed_queue_messages\{queue=~"((?:[^"\\]|\\.)*)"\}', rule["expr"]
+    )
+    (label,) = re.findall(r'"queue", "([^"]+)", "", ""', rule["expr"])
+    return promql_unquote(pattern), label
+
+
 def test_rules_and_dashboard_name_the_configured_queues(settings: Settings) -> None:
-    rules = RULES.read_text(encoding="utf-8")
-    selected = re.findall(r'rabbitmq_detailed_queue_messages\{queue="([^"]+)"\}', rules)
-    assert selected == [settings.input_queue, settings.dead_letter_queue]
+    """The rules and the dashboard select the configured input queue and its
+    numbered family (Prometheus anchors a regex matcher), and the dead-letter
+    queue by its name."""
     defaults = load_settings({})
     assert (settings.input_queue, settings.dead_letter_queue) == (
         defaults.input_queue,
         defaults.dead_letter_queue,
     ), "the manifests use the worker's default names, as compose does"
-    dashboard = DASHBOARD.read_text(encoding="utf-8")
-    assert f'"query": "{settings.input_queue}"' in dashboard
-    assert f'"query": "{settings.dead_letter_queue}"' in dashboard
+    stem = family_stem(settings.input_queues)
+    others = [settings.output_queue, settings.dead_letter_queue]
+    rules = {rule["record"]: rule for rule in recording_rules()}
+    pattern, label = _rules_input_queue(rules["blockdensity:input_queue_messages"])
+    check_family_pattern(pattern, stem, anchored=True, others=others)
+    assert label == stem, "the recorded series is named by the queue (the family's stem)"
+    dead = re.findall(
+        r'rabbitmq_detailed_queue_messages\{queue="([^"]+)"\}',
+        rules["blockdensity:dead_letter_queue_messages"]["expr"],
+    )
+    assert dead == [settings.dead_letter_queue]
+    patterned = [
+        rule.get("record", rule.get("alert"))
+        for group in load_yaml(RULES)["groups"]
+        for rule in group["rules"]
+        if "queue=~" in rule["expr"]
+    ]
+    assert patterned == ["blockdensity:input_queue_messages"], "the others read its series"
+
+    dashboard = json.loads(DASHBOARD.read_text(encoding="utf-8"))
+    variables = {variable["name"]: variable for variable in dashboard["templating"]["list"]}
+    assert variables["input_queue"]["query"] == stem
+    assert variables["dead_letter_queue"]["query"] == settings.dead_letter_queue
+    input_queries = [expr for _, expr in dashboard_queries(dashboard) if "$input_queue" in expr]
+    assert input_queries
+    for expr in input_queries:
+        (matcher,) = re.findall(r'queue=~"((?:[^"\\]|\\.)*)"', expr)
+        # Grafana puts a textbox's value in as typed: its dots match any
+        # character, which a panel can live with.
+        shown = promql_unquote(matcher).replace("$input_queue", stem)
+        check_family_pattern(shown, stem, anchored=True, others=others, dots=False)
+        assert expr.startswith("sum("), f"the family's queues add up: {expr}"
+
+
+def test_queue_name_checks_can_fail() -> None:
+    """The rules' pattern check refuses what would miss or overreach the family."""
+    stem = "pages.fetched"
+    for pattern in (r"pages\.fetched", r"pages.fetched(\.[0-9]+)?", r"pages\.fetched.*"):
+        with pytest.raises(AssertionError):
+            check_family_pattern(pattern, stem, anchored=True)
+    rule = {
+        "expr": "label_replace(sum by (vhost) (max by (vhost, queue) "
+        '(rabbitmq_detailed_queue_messages{queue=~"pages\\\\.fetched"})), '
+        '"queue", "pages.fetched", "", "")'
+    }
+    pattern, label = _rules_input_queue(rule)
+    assert (pattern, label) == (r"pages\.fetched", stem)
+    with pytest.raises(AssertionError):
+        check_family_pattern(pattern, stem, anchored=True)
