@@ -34,12 +34,23 @@ def main() -> None:
     parser.add_argument("--rate", type=float, default=defaults.rate)
     parser.add_argument("--data", type=Path, default=defaults.data)
     parser.add_argument("--log-dir", type=Path, default=defaults.log_dir)
+    parser.add_argument(
+        "--node-kills",
+        type=int,
+        default=defaults.node_kills,
+        help="run on a three-node cluster and kill -9 a node this many times",
+    )
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
     for noisy in ("aiormq", "aio_pika"):
         logging.getLogger(noisy).setLevel(logging.CRITICAL)
     config = ChaosConfig(
-        messages=args.messages, seed=args.seed, rate=args.rate, data=args.data, log_dir=args.log_dir
+        messages=args.messages,
+        seed=args.seed,
+        rate=args.rate,
+        data=args.data,
+        log_dir=args.log_dir,
+        node_kills=args.node_kills,
     )
     report = asyncio.run(run_chaos(config))
     print_report(report)

@@ -48,6 +48,7 @@ import msgspec
 
 from devkit import hostile
 from devkit.client import Client, Received
+from devkit.cluster import PrivateCluster
 from devkit.corpus import DEFAULT_DATA, Corpus
 from devkit.faults import MARKERS_FIT
 from devkit.messages import json_page, msgpack_page
@@ -76,7 +77,13 @@ log = logging.getLogger(__name__)
 
 OUTPUT = "output"
 _OUT = frozenset({OUTPUT})
-FAULT_KINDS = ("worker_sigkill", "broker_restart", "close_connections", "memory_alarm")
+FAULT_KINDS = (
+    "worker_sigkill",
+    "broker_restart",
+    "close_connections",
+    "memory_alarm",
+    "node_kill",
+)
 
 
 @dataclass(frozen=True)
@@ -91,6 +98,10 @@ class ChaosConfig:
     connection_closes: int = 2
     memory_alarms: int = 1  # the node's memory alarm raised for alarm_seconds
     alarm_seconds: float = 20.0
+    # With node kills the run is on a cluster of three private nodes (about
+    # 1 GB): kill -9 of one of the two nodes the publisher does not use, then
+    # its restart. The workers get every node's address.
+    node_kills: int = 0
     crash_pages: int = 12
     hang_pages: int = 6
     invalid_messages: int = 60
@@ -311,6 +322,7 @@ def make_faults(config: ChaosConfig) -> list[Fault]:
         + ["broker_restart"] * config.broker_restarts
         + ["close_connections"] * config.connection_closes
         + ["memory_alarm"] * config.memory_alarms
+        + ["node_kill"] * config.node_kills
     )
     rng.shuffle(kinds)
     # Spread over 10% .. 85% of the publishing, each jittered within its slot.
@@ -483,13 +495,24 @@ class ChaosRun:
         self.attempts: Counter[str] = Counter()
         self.published = 0  # publishes started: what the fault schedule follows
         self.start = 0.0
+        self.others: list[PrivateRabbit] = []  # the cluster's nodes that may be killed
+        self.cluster: PrivateCluster | None = None
 
     async def run(self) -> Report:
-        """The whole run on a private node; see the module's docstring."""
+        """The whole run on a private node (or cluster); see the module's docstring."""
         config = self.config
-        with PrivateRabbit("chaos") as node:
+        broker: PrivateRabbit | PrivateCluster = (
+            PrivateCluster(3, prefix="chaos") if config.node_kills else PrivateRabbit("chaos")
+        )
+        with broker:
+            # The publisher, the reader and the broker-wide faults use the
+            # first node; node kills hit the others.
+            node = broker.nodes[0] if isinstance(broker, PrivateCluster) else broker
+            self.others = broker.nodes[1:] if isinstance(broker, PrivateCluster) else []
+            self.cluster = broker if isinstance(broker, PrivateCluster) else None
+            addresses = broker.urls if isinstance(broker, PrivateCluster) else [broker.url]
             env = worker_env(
-                amqp_url=node.url,
+                amqp_url=",".join(addresses),
                 fit_function=MARKERS_FIT,
                 fit_timeout=f"{config.fit_timeout:g}",
                 delivery_limit=str(config.delivery_limit),
@@ -502,7 +525,7 @@ class ChaosRun:
             for path in workers.logs:
                 path.unlink(missing_ok=True)
             try:
-                async with Client(settings.amqp_url) as client:
+                async with Client(node.url) as client:
                     await client.declare_input(settings)
                     for n in range(config.workers):
                         await workers.start(n)
@@ -513,8 +536,8 @@ class ChaosRun:
                     if not await _settle(node, settings.input_queue, config.settle_timeout):
                         log.warning("the input queue did not empty in %g s", config.settle_timeout)
                     wall = time.monotonic() - self.start
-                    outputs = await _drain(settings.amqp_url, settings.output_queue, node)
-                    dead = await _drain(settings.amqp_url, settings.dead_letter_queue, node)
+                    outputs = await _drain(node.url, settings.output_queue, node)
+                    dead = await _drain(node.url, settings.dead_letter_queue, node)
                     codes = await workers.stop_all()
                     await client.delete_topology(settings)
             finally:
@@ -566,6 +589,16 @@ class ChaosRun:
                 await asyncio.sleep(rng.uniform(0.5, 2.0))
                 await workers.start(n)
                 fault.note = f"worker {n}" + (f"; {note}" if note else "")
+            elif fault.kind == "node_kill" and self.cluster is not None:
+                victim = rng.choice(self.others)
+                await asyncio.to_thread(victim.kill)
+                down = rng.uniform(2.0, 5.0)
+                await asyncio.sleep(down)
+                await asyncio.to_thread(victim.start)
+                rejoined = await self._rejoined(self.cluster, victim, node)
+                fault.note = f"{victim.name} down {down:.1f} s" + (
+                    "" if rejoined else "; NOT rejoined in 120 s"
+                )
             elif fault.kind == "memory_alarm":
                 # Publishing blocks, the publisher's and the workers' alike;
                 # the workers must hold their pages, not requeue them.
@@ -588,6 +621,17 @@ class ChaosRun:
             watching.cancel()
             fault.recovery = unready[0]
             log.info("fault %s at %.1f s: %s", fault.kind, fault.at, fault.note)
+
+    @staticmethod
+    async def _rejoined(
+        cluster: PrivateCluster, victim: PrivateRabbit, seen_by: PrivateRabbit
+    ) -> bool:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            if victim.name in await asyncio.to_thread(cluster.running_nodes, seen_by):
+                return True
+            await asyncio.sleep(0.5)
+        return False
 
     def _account(self, outputs: list[Received], dead: list[Received]) -> Report:
         """Every planned input: its outputs and dead letters, against what was expected."""
@@ -729,7 +773,8 @@ def print_report(report: Report) -> None:
     width = max(len(name) for name, _ in rows)
     print(
         f"chaos run: seed {c.seed}, {c.workers} workers x {c.pool_size} fit processes, "
-        f"publishing at {c.rate:g}/s, private RabbitMQ node"
+        f"publishing at {c.rate:g}/s, "
+        + ("a cluster of three private RabbitMQ nodes" if c.node_kills else "private RabbitMQ node")
     )
     print(f"| {'figure':{width}} | value |")
     print(f"|{'-' * (width + 2)}|---|")
