@@ -478,9 +478,8 @@ class Broker:
         the consumer registered with the broker, publishing not blocked."""
         if not self._consumer_tags:
             return "not consuming"
-        for connection in (self._consume_connection, self._publish_connection):
-            if connection is None or connection.is_closed or not connection.connected.is_set():
-                return "not connected to the broker"
+        if not self._connections_up():
+            return "not connected to the broker"
         consume, publish = self._consume_channel, self._publish_channel
         if consume is None or publish is None or consume.is_closed or publish.is_closed:
             return "a channel to the broker is closed"

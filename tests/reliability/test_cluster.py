@@ -42,7 +42,9 @@ async def test_killing_the_node_in_use_moves_the_worker_and_loses_nothing(
     assert report.lost == 0, log
     assert report.dead_letters == 0, log
     assert report.unique_outputs == 600
-    assert report.duplicates <= max(report.in_flight_at_kill, 1) * 2, log
+    # At most the pages unacked on the lost channel: the prefetch (2 x pool of 2),
+    # since the gauge read just before the kill may miss a page or two.
+    assert report.duplicates <= 4, log
     assert report.ready_after_kill <= 5.0, log
     assert report.moved_to not in ("?", report.killed)
     assert "moving to the next address" in log
