@@ -45,6 +45,7 @@ from blockdensity.dom import parse
 from devkit.corpus import DEFAULT_DATA, Corpus
 from devkit.hostile import (
     Html,
+    flat_divs,
     fragment,
     frameset,
     invalid_declared,
@@ -57,6 +58,7 @@ from devkit.hostile import (
     punctuation,
     sup_citations,
     truncated,
+    unclosed_formatting,
     underscores,
 )
 from devkit.invariants import broken_invariants
@@ -108,6 +110,13 @@ def deep_article(fit: Fit, _text: str, _size: int) -> str | None:
     # The 60-word paragraph is kept and the one-word levels mostly are not.
     if fit.fallback or not 60 <= fit.words_kept <= 70:
         return f"expected the 60-word paragraph kept, got {fit.words_kept} words ({fit!r})"
+    return None
+
+
+def one_word_each(fit: Fit, _text: str, size: int) -> str | None:
+    # Every paragraph's word survives, whatever happens to the <b> around it.
+    if fit.words_total != size + 60:
+        return f"expected {size + 60} words, got {fit.words_total}"
     return None
 
 
@@ -165,6 +174,9 @@ CASES = (
     Case("invalid UTF-8, declared", (100 * KB, MB, 3 * MB), _bytes, invalid_declared, replaced),
     Case("invalid UTF-8, no charset", (100 * KB, MB, 3 * MB), _bytes, no_charset, kept_most),
     Case("nested divs", (5_000, 20_000, 50_000), _count("divs"), nested_divs, deep_article),
+    Case("flat divs", (5_000, 20_000, 50_000), _count("divs"), flat_divs, deep_article),
+    Case("unclosed <b>", (2_000, 8_000, 32_000), _count("paragraphs"), unclosed_formatting,
+         one_word_each),
     Case("underscores", (100 * KB, 300 * KB, MB), _bytes, underscores, two_words_in_run),
     Case("punctuation", (100 * KB, 300 * KB, MB), _bytes, punctuation, two_words_in_run),
     Case("links", (10_000, 30_000, 100_000), _count("links"), links, article_not_links),

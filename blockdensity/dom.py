@@ -13,6 +13,8 @@ from typing import Final, TypeAlias
 
 from selectolax.lexbor import LexborDocumentOptions, LexborHTMLParser, LexborNode
 
+from blockdensity.nesting import bound_nesting
+
 __all__ = [
     "COMMENT_ID",
     "DOCTYPE_ID",
@@ -59,10 +61,13 @@ def parse(html: str | bytes) -> Document:
 
     Without DOM mutation events: faster, and <selectedcontent> then does not
     copy an <option>'s text into the page (option text is never page text).
+    Tags that would nest deeper than a browser's tree builder can afford are
+    taken out first (blockdensity.nesting), so the parse is linear in the page.
     """
     data = html.encode("utf-8", "ignore") if isinstance(html, str) else html
     if _GROWING_REFERENCE.search(data) is not None:
         data = _GROWING_REFERENCE.sub(_replacement, data)
+    data = bound_nesting(data)
     return LexborHTMLParser(data, options=LexborDocumentOptions.WO_EVENTS)
 
 

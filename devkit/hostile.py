@@ -185,6 +185,22 @@ def nested_divs(depth: int, rng: random.Random, _: Corpus) -> Html:
     return f"{opens}<p>{sentence(rng, 60)}</p>{'</div>' * depth}"
 
 
+def flat_divs(count: int, rng: random.Random, _: Corpus) -> Html:
+    # nested_divs's markup, one level deep: the same tags and words, so the
+    # difference between the two is what nesting costs.
+    levels = "".join(f"<div>d{i} </div>" for i in range(count))
+    return f"{levels}<p>{sentence(rng, 60)}</p>"
+
+
+def unclosed_formatting(paragraphs: int, rng: random.Random, _: Corpus) -> Html:
+    # Each paragraph opens a <b> it never closes, each with its own id so that
+    # HTML's "Noah's Ark" clause (at most three identical ones) does not apply:
+    # every later paragraph re-creates all of them, so the tree grows with the
+    # square of the page.
+    body = "".join(f"<p><b id=b{i}>p{i} " for i in range(paragraphs))
+    return f"<p>{sentence(rng, 60)}</p>{body}"
+
+
 def _long_run(first: str, second: str, rng: random.Random) -> str:
     # A paragraph holding the run with exactly two words in it: "x" (its sup
     # does not count, and touching it sends the block through the

@@ -1,0 +1,10 @@
+# The compiled scan of blockdensity.nesting (_nesting.pyx).
+
+def configure(
+    element_flags: dict[str, int],
+    bits: dict[str, int],
+    depth_limit: int,
+    formatting_limit: int,
+    search_limit: int,
+) -> None: ...
+def scan(data: bytes) -> list[tuple[int, int, bytes]]: ...

@@ -1,0 +1,71 @@
+"""SPEC section 2's element names: which are inline, which end a block, which are never text.
+
+Plain sets of names with no imports, so that every module can read them: the
+tag table (tags.py) turns them into flags by lexbor tag id, and the bound on
+nesting (nesting.py) reads which tags never separate words before lexbor runs.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+__all__ = [
+    "BLOCK_DISPLAY_EXTRA",
+    "DEFAULT_BOUNDARIES",
+    "DEFAULT_DROP_ELEMENTS",
+    "INLINE",
+    "REMOVED",
+    "SEED_BOUNDARIES",
+    "VOID",
+]
+
+# SPEC section 2: inline elements never split a block and never split a word.
+INLINE: Final = frozenset(
+    {
+        "a", "abbr", "acronym", "b", "bdi", "bdo", "cite", "code", "data", "del", "dfn",
+        "em", "font", "i", "ins", "kbd", "mark", "q", "s", "samp", "small", "span",
+        "strike", "strong", "sub", "sup", "time", "tt", "u", "var", "wbr",
+    }
+)  # fmt: skip
+
+# SPEC section 2: the seed's boundary list. `br` is deliberately absent (it
+# costs 0.24 F1 points as a boundary); it is a line break inside a block.
+SEED_BOUNDARIES: Final = frozenset(
+    {
+        "p", "div", "li", "h1", "h2", "h3", "h4", "h5", "h6", "section", "article",
+        "aside", "nav", "header", "footer", "main", "table", "tr", "td", "th",
+        "blockquote", "pre", "ul", "ol", "dl", "dt", "dd", "figure", "figcaption",
+        "form", "hr", "body",
+    }
+)  # fmt: skip
+
+# Other block-display elements SPEC leaves to measurement. They join the
+# default: on the development corpus they change F1 by +0.0001 (scrapinghub)
+# and 0 (readability) (BENCHMARKS.md), and every browser breaks lines at
+# them, so the rendered text reads as the page does.
+BLOCK_DISPLAY_EXTRA: Final = frozenset(
+    {
+        "address", "center", "details", "summary", "fieldset", "legend", "caption",
+        "dialog", "menu", "hgroup",
+    }
+)  # fmt: skip
+
+DEFAULT_BOUNDARIES: Final = SEED_BOUNDARIES | BLOCK_DISPLAY_EXTRA
+
+# SPEC section 2: contribute no text and no words anywhere. `head` is handled
+# here too (its title is reported separately). noembed and noframes are what
+# a browser with plugins and frames never shows, like noscript.
+REMOVED: Final = frozenset(
+    {
+        "script", "style", "noscript", "template", "svg", "math", "option", "object",
+        "embed", "applet", "iframe", "head", "noembed", "noframes", "title",
+    }
+)  # fmt: skip
+
+DEFAULT_DROP_ELEMENTS: Final = frozenset({"nav", "footer", "aside"})
+
+# Elements that never have children: the walk does not descend into them.
+VOID: Final = frozenset(
+    {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta",
+     "source", "track", "wbr"}
+)  # fmt: skip

@@ -1,0 +1,521 @@
+"""The bound on nesting: what a page may ask of the tree builder before lexbor sees it.
+
+HTML5 tree construction is quadratic in nesting depth: for every block start
+tag lexbor looks for "a p element in button scope" by walking the stack of
+open elements, so 50,000 nested divs (550 KB) cost it 10 s. It is worse for
+formatting elements: every unclosed `<b id=N>` stays in the list of active
+formatting elements and is re-created in every later paragraph, so 8,000 of
+them (118 KB) build a tree of 32 million nodes and cost a minute.
+
+Before the page is parsed, one linear scan over its tags follows the tree
+builder closely enough to know the depth of its stack of open elements (and
+the length of its list of active formatting elements): void and raw-text
+elements, comments, the elements that close a `<p>`, `<li>`, `<dd>`, a table
+cell or a heading, end tags matched within their scope, the markers of table
+cells, foreign content and its self-closing tags. A start tag that would open
+an element deeper than DEPTH_LIMIT, or a formatting element beyond
+FORMATTING_LIMIT since the last marker, is taken out of the page with its end
+tag; the text between stays. What the tag did for the page stays too: a
+block boundary's tags become `<hr>` (void, it ends the block as the element
+did), an inline element's go without a trace (they never separated words),
+and any other's become one space (SPEC: no word spans a non-inline element).
+A raw-text element (script, style, ...) is never taken out, since its content
+would then be parsed as markup, nor is `<a>`: a new one closes the one before,
+so they cannot pile up, and link words stay link words at any depth. A page
+within both bounds (every page of the development corpus: the deepest nests
+49 elements, tests/test_nesting.py) is returned unchanged, as the same object.
+
+The scan is compiled (`blockdensity._nesting`, Cython); `_scan_python` below
+is the same algorithm in Python, the reference the compiled one is tested
+against and the path used where the package was built without a compiler.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Final
+
+from blockdensity.elements import DEFAULT_BOUNDARIES, INLINE
+
+__all__ = ["DEPTH_LIMIT", "ELEMENT_FLAGS", "FORMATTING_LIMIT", "bound_nesting", "compiled"]
+
+# Chromium's HTML parser stops nesting the DOM at 512 elements
+# (kMaximumHTMLParserDOMTreeDepth); here the bound is on the tree builder's
+# stack, where the cost is, and half that: 50,000 nested divs then cost a
+# fit 40% less than at 512 (BENCHMARKS.md), and it is still five times the
+# deepest page of the development corpus (49).
+DEPTH_LIMIT: Final = 256
+# Active formatting elements since the last marker, each of which the tree
+# builder re-creates in every later block. Real pages stay far below (the
+# development corpus: at most 3 at once, counted as the scan counts them).
+FORMATTING_LIMIT: Final = 8
+# How far up the stack a search for an end tag's element, or for the element
+# a start tag implicitly closes, goes: as deep as the stack lexbor is left
+# with (the tree builder's own searches stop at scope boundaries, which real
+# pages reach long before this).
+SEARCH_LIMIT: Final = DEPTH_LIMIT
+
+# Tree-builder categories of element names (HTML Living Standard, 13.2.6).
+VOID: Final = 1 << 0  # never on the stack
+IGNORED: Final = 1 << 1  # html, head, body: merged into the one element, never nested
+RAW: Final = 1 << 2  # raw text or RCDATA: no tags inside until its end tag
+PLAINTEXT: Final = 1 << 3  # everything after is text
+FORMATTING: Final = 1 << 4  # goes to the list of active formatting elements
+SINGLE: Final = 1 << 5  # a, nobr: a new one closes the one before
+CLOSES_P: Final = 1 << 6  # closes a p element in button scope
+SCOPE: Final = 1 << 7  # ends the default scope
+MARKER: Final = 1 << 8  # puts a marker on the list of active formatting elements
+TABLE: Final = 1 << 9
+TABLE_PART: Final = 1 << 10  # ignored outside a table
+SPECIAL: Final = 1 << 11  # ends the search for an open li, dd or dt
+LI: Final = 1 << 12
+DDDT: Final = 1 << 13
+HEADING: Final = 1 << 14
+OPTION: Final = 1 << 15
+CELL: Final = 1 << 16  # td, th
+ROW: Final = 1 << 17  # tr
+SECTION: Final = 1 << 18  # tbody, thead, tfoot
+BUTTON: Final = 1 << 19
+P: Final = 1 << 20
+FOREIGN: Final = 1 << 21  # svg, math: foreign content begins
+INTEGRATION: Final = 1 << 22  # inside foreign content, HTML again (foreignObject, mi, ...)
+BREAKOUT: Final = 1 << 23  # an HTML start tag that ends foreign content
+INLINE_ELEMENT: Final = 1 << 24  # SPEC's inline: its tags never separate words
+LIST_PASS: Final = 1 << 25  # address, div, p: special, but the search for an li goes past
+BOUNDARY_ELEMENT: Final = 1 << 26  # SPEC's default block boundaries: taken out, they become <hr>
+# The flags a search looks for: the scan counts the entries with each, so
+# that a search for one that is not open costs nothing.
+SOUGHT: Final = (P, LI, DDDT, CELL, ROW, SECTION, BUTTON)
+# Stack-entry bits, beside the name's own (the scan sets them).
+ENTRY_FOREIGN: Final = 1 << 28  # in the SVG or MathML namespace
+ENTRY_DROPPED: Final = 1 << 29  # taken out of the page
+
+
+def _flags(names: str, flag: int) -> dict[str, int]:
+    return dict.fromkeys(names.split(), flag)
+
+
+def _element_flags() -> dict[str, int]:
+    groups = [
+        _flags(
+            "area base basefont bgsound br col embed frame hr image img input keygen link meta"
+            " param source track wbr",
+            VOID,
+        ),
+        _flags("html head body", IGNORED),
+        _flags("script style xmp iframe noembed noframes textarea title", RAW),
+        _flags("plaintext", PLAINTEXT | CLOSES_P),
+        _flags("b big code em font i s small strike strong tt u", FORMATTING),
+        _flags("a nobr", FORMATTING | SINGLE),
+        _flags(
+            "address article aside blockquote center details dialog dir div dl fieldset"
+            " figcaption figure footer form header hgroup hr listing main menu nav ol p pre"
+            " search section summary table ul xmp h1 h2 h3 h4 h5 h6 li dd dt",
+            CLOSES_P,
+        ),
+        _flags("applet caption html table td th marquee object template", SCOPE),
+        _flags("applet caption marquee object template td th", MARKER),
+        _flags("table", TABLE),
+        _flags("caption col colgroup tbody td tfoot th thead tr", TABLE_PART),
+        _flags(
+            "address applet area article aside base basefont bgsound blockquote body br button"
+            " caption center col colgroup dd details dir div dl dt embed fieldset figcaption"
+            " figure footer form frame frameset h1 h2 h3 h4 h5 h6 head header hgroup hr html"
+            " iframe img input keygen li link listing main marquee menu meta nav noembed"
+            " noframes noscript object ol p param plaintext pre script search section select"
+            " source style summary table tbody td template textarea tfoot th thead title tr"
+            " track ul wbr xmp",
+            SPECIAL,
+        ),
+        _flags("li", LI),
+        _flags("dd dt", DDDT),
+        _flags("h1 h2 h3 h4 h5 h6", HEADING),
+        _flags("option optgroup", OPTION),
+        _flags("td th", CELL),
+        _flags("tr", ROW),
+        _flags("tbody thead tfoot", SECTION),
+        _flags("button", BUTTON),
+        _flags("p", P),
+        _flags("svg math", FOREIGN),
+        _flags("foreignobject desc title mi mo mn ms mtext annotation-xml", INTEGRATION),
+        _flags(
+            "b big blockquote body br center code dd div dl dt em embed h1 h2 h3 h4 h5 h6 head"
+            " hr i img li listing menu meta nobr ol p pre ruby s small span strong strike sub"
+            " sup table tt u ul var",
+            BREAKOUT,
+        ),
+        _flags("address div p", LIST_PASS),
+        dict.fromkeys(INLINE, INLINE_ELEMENT),
+        dict.fromkeys(DEFAULT_BOUNDARIES, BOUNDARY_ELEMENT),
+    ]
+    table: dict[str, int] = {}
+    for group in groups:
+        for name, flag in group.items():
+            table[name] = table.get(name, 0) | flag
+    return table
+
+
+ELEMENT_FLAGS: Final = _element_flags()
+
+# A cut: (start, end, replacement) of a tag taken out of the page.
+Cut = tuple[int, int, bytes]
+
+_WHITESPACE: Final = frozenset(b"\t\n\f\r ")
+_NAME_END: Final = frozenset(b"\t\n\f\r />")
+_ATTRIBUTE_NAME_END: Final = frozenset(b"\t\n\f\r />=")
+_VALUE_END: Final = frozenset(b"\t\n\f\r >")
+
+
+def _is_letter(byte: int) -> bool:
+    return 65 <= byte <= 90 or 97 <= byte <= 122
+
+
+class _Scan:
+    """The reference scan: the stack of open elements and the formatting list, as data."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.names: list[bytes] = []  # the stack of open elements, bottom first
+        self.flags: list[int] = []
+        self.kept = 0  # entries of the stack not taken out of the page
+        self.tables = 0  # kept table elements on the stack
+        self.formatting: list[bytes] = []  # active formatting elements; b"" is a marker
+        self.formatting_elements = 0  # entries that are not markers
+        self.open_with: dict[int, int] = dict.fromkeys(SOUGHT, 0)  # entries by sought flag
+        self.cuts: list[Cut] = []
+
+    # -- the stack -------------------------------------------------------
+
+    def depth(self) -> int:
+        return self.kept + self.formatting_elements
+
+    def push(self, name: bytes, flags: int) -> None:
+        self.names.append(name)
+        self.flags.append(flags)
+        self.count(flags, 1)
+        if not flags & ENTRY_DROPPED:
+            self.kept += 1
+            if flags & TABLE:
+                self.tables += 1
+            if flags & MARKER:
+                self.formatting.append(b"")
+
+    def pop(self) -> None:
+        self.names.pop()
+        flags = self.flags.pop()
+        self.count(flags, -1)
+        if not flags & ENTRY_DROPPED:
+            self.kept -= 1
+            if flags & TABLE:
+                self.tables -= 1
+            if flags & MARKER:
+                self.clear_to_marker()
+
+    def count(self, flags: int, change: int) -> None:
+        for flag in SOUGHT:
+            if flags & flag:
+                self.open_with[flag] += change
+
+    def pop_to(self, index: int) -> None:
+        while len(self.names) > index:
+            self.pop()
+
+    def find(self, wanted: int, stop: int, passing: int = 0) -> int:
+        """The index of the topmost entry with a `wanted` flag; -1 if an entry with a
+        `stop` flag (and no `passing` flag) comes first, or none is near enough."""
+        if not self.open_with[wanted]:
+            return -1
+        bottom = max(0, len(self.names) - SEARCH_LIMIT)
+        for index in range(len(self.names) - 1, bottom - 1, -1):
+            flags = self.flags[index]
+            if flags & wanted:
+                return index
+            if flags & stop and not flags & passing:
+                return -1
+        return -1
+
+    def in_foreign_content(self) -> bool:
+        return bool(self.flags) and self.flags[-1] & (ENTRY_FOREIGN | INTEGRATION) == ENTRY_FOREIGN
+
+    # -- the list of active formatting elements ---------------------------
+
+    def clear_to_marker(self) -> None:
+        while self.formatting:
+            name = self.formatting.pop()
+            if not name:
+                return
+            self.formatting_elements -= 1
+
+    def since_marker(self) -> int:
+        count = 0
+        for name in reversed(self.formatting):
+            if not name:
+                break
+            count += 1
+        return count
+
+    def remove_formatting(self, name: bytes) -> None:
+        for index in range(len(self.formatting) - 1, -1, -1):
+            entry = self.formatting[index]
+            if not entry:
+                return
+            if entry == name:
+                del self.formatting[index]
+                self.formatting_elements -= 1
+                return
+
+    # -- the page --------------------------------------------------------
+
+    def cut(self, start: int, end: int, flags: int) -> None:
+        self.cuts.append((start, end, _replacement(flags)))
+
+    def start_tag(self, name: bytes, start: int, end: int, self_closing: bool) -> None:  # noqa: C901, PLR0912 - one branch per rule of the tree builder
+        flags = ELEMENT_FLAGS.get(name.decode("latin-1"), 0)
+        if self.in_foreign_content():
+            if not flags & BREAKOUT:
+                if not self_closing:
+                    self.open(name, (flags & INTEGRATION) | ENTRY_FOREIGN, start, end)
+                return
+            while self.in_foreign_content():
+                self.pop()
+        if flags & IGNORED or (flags & TABLE_PART and not self.tables):
+            return
+        if flags & CLOSES_P:
+            self.close(self.find(P, SCOPE | BUTTON | INTEGRATION))
+        if flags & LI:
+            self.close(self.find(LI, SPECIAL, LIST_PASS))
+        if flags & DDDT:
+            self.close(self.find(DDDT, SPECIAL, LIST_PASS))
+        if flags & HEADING and self.flags and self.flags[-1] & HEADING:
+            self.pop()
+        if flags & OPTION and self.flags and self.flags[-1] & OPTION:
+            self.pop()
+        if flags & CELL:
+            self.close(self.find(CELL, ROW | TABLE))
+        if flags & ROW:
+            self.close(self.find(ROW, SECTION | TABLE))
+        if flags & SECTION:
+            self.close(self.find(SECTION, TABLE))
+        if flags & BUTTON:
+            self.close(self.find(BUTTON, SCOPE))
+        if flags & VOID:
+            return
+        if flags & FORMATTING:
+            # A new a (or nobr) closes the one before, so they never pile up;
+            # kept at any depth, the link words in deep markup stay link words.
+            if flags & SINGLE:
+                self.remove_formatting(name)
+            elif self.since_marker() >= FORMATTING_LIMIT or self.depth() >= DEPTH_LIMIT:
+                self.cut(start, end, flags)
+                return
+            self.formatting.append(name)
+            self.formatting_elements += 1
+            return
+        if flags & FOREIGN:
+            if not self_closing:
+                self.open(name, (flags & ~INTEGRATION) | ENTRY_FOREIGN, start, end)
+            return
+        self.open(name, flags & ~INTEGRATION, start, end)
+
+    def open(self, name: bytes, flags: int, start: int, end: int) -> None:
+        # A raw-text element is never taken out: its content, which the scan
+        # skips, would then be parsed as markup.
+        if self.depth() >= DEPTH_LIMIT and not flags & (RAW | PLAINTEXT):
+            self.cut(start, end, flags)
+            flags |= ENTRY_DROPPED
+        self.push(name, flags)
+
+    def close(self, index: int) -> None:
+        if index >= 0:
+            self.pop_to(index)
+
+    def end_tag(self, name: bytes, start: int, end: int) -> None:
+        flags = ELEMENT_FLAGS.get(name.decode("latin-1"), 0)
+        if flags & (IGNORED | VOID):
+            return
+        if flags & FORMATTING:
+            self.remove_formatting(name)
+            return
+        # A table's own end tags close what is open inside it; any other end
+        # tag is ignored when a scope boundary comes before its element.
+        stop = 0 if flags & (SCOPE | TABLE_PART) else SCOPE | INTEGRATION
+        bottom = max(0, len(self.names) - SEARCH_LIMIT)
+        for index in range(len(self.names) - 1, bottom - 1, -1):
+            if self.names[index] == name:
+                if self.flags[index] & ENTRY_DROPPED:
+                    self.cut(start, end, self.flags[index])
+                self.pop_to(index)
+                return
+            if self.flags[index] & stop:
+                return
+
+    def run(self) -> list[Cut]:
+        data = self.data
+        size = len(data)
+        at = 0
+        while True:
+            lt = data.find(b"<", at)
+            if lt < 0 or lt + 1 >= size:
+                break
+            byte = data[lt + 1]
+            if byte == 0x21:  # "<!": a comment, a doctype, CDATA
+                at = _comment_end(data, lt)
+                continue
+            if byte == 0x3F:  # "<?": a bogus comment
+                at = _tag_end(data, lt + 2)
+                continue
+            if byte == 0x2F:  # "</"
+                if lt + 2 < size and _is_letter(data[lt + 2]):
+                    name_end = _name_end(data, lt + 2)
+                    at = _tag_end(data, name_end)
+                    if at > size:
+                        break  # a tag cut off by the end of the page is no tag
+                    self.end_tag(data[lt + 2 : name_end].lower(), lt, at)
+                else:
+                    at = _tag_end(data, lt + 2)
+                continue
+            if not _is_letter(byte):
+                at = lt + 1
+                continue
+            name_end = _name_end(data, lt + 1)
+            at, self_closing = _attributes_end(data, name_end)
+            if at > size:
+                break
+            name = data[lt + 1 : name_end].lower()
+            self.start_tag(name, lt, at, self_closing)
+            flags = ELEMENT_FLAGS.get(name.decode("latin-1"), 0)
+            if flags & (RAW | PLAINTEXT) and not self.in_foreign_content():
+                if flags & PLAINTEXT:
+                    break
+                at = _raw_text_end(data, at, name)
+        return self.cuts
+
+
+def _name_end(data: bytes, at: int) -> int:
+    size = len(data)
+    while at < size and data[at] not in _NAME_END:
+        at += 1
+    return at
+
+
+def _tag_end(data: bytes, at: int) -> int:
+    """Just past the next ">" from `at`; past the end of the page if there is none."""
+    gt = data.find(b">", at)
+    return len(data) + 1 if gt < 0 else gt + 1
+
+
+def _comment_end(data: bytes, lt: int) -> int:
+    if data.startswith(b"<!--", lt):
+        if data.startswith(b">", lt + 4):
+            return lt + 5
+        if data.startswith(b"->", lt + 4):
+            return lt + 6
+        close = data.find(b"-->", lt + 4)
+        return len(data) if close < 0 else close + 3
+    return _tag_end(data, lt + 2)
+
+
+def _attributes_end(data: bytes, at: int) -> tuple[int, bool]:  # noqa: C901, PLR0912 - the tokenizer's attribute states
+    """Just past the ">" that ends a start tag's attributes, and whether it self-closes."""
+    size = len(data)
+    while True:
+        while at < size and data[at] in _WHITESPACE:
+            at += 1
+        if at >= size:
+            return size + 1, False
+        byte = data[at]
+        if byte == 0x3E:
+            return at + 1, False
+        if byte == 0x2F:
+            if at + 1 < size and data[at + 1] == 0x3E:
+                return at + 2, True
+            at += 1
+            continue
+        at += 1  # an attribute's name (its first character may be "=")
+        while at < size and data[at] not in _ATTRIBUTE_NAME_END:
+            at += 1
+        while at < size and data[at] in _WHITESPACE:
+            at += 1
+        if at < size and data[at] == 0x3D:
+            at += 1
+            while at < size and data[at] in _WHITESPACE:
+                at += 1
+            if at < size and data[at] in (0x22, 0x27):
+                close = data.find(data[at : at + 1], at + 1)
+                if close < 0:
+                    return size + 1, False
+                at = close + 1
+            else:
+                while at < size and data[at] not in _VALUE_END:
+                    at += 1
+
+
+def _raw_text_end(data: bytes, at: int, name: bytes) -> int:
+    """Where the end tag of a raw-text element begins (or the end of the page)."""
+    size = len(data)
+    while True:
+        lt = data.find(b"</", at)
+        if lt < 0:
+            return size
+        end = lt + 2 + len(name)
+        if data[lt + 2 : end].lower() == name and (end >= size or data[end] in _NAME_END):
+            return lt
+        at = lt + 2
+
+
+def _replacement(flags: int) -> bytes:
+    """What a tag taken out becomes: what keeps the words and the blocks of the page apart."""
+    if flags & BOUNDARY_ELEMENT:
+        return b"<hr>"  # a void element that ends a block as the element did
+    return b"" if flags & INLINE_ELEMENT else b" "
+
+
+def _scan_python(data: bytes) -> list[Cut]:
+    return _Scan(data).run()
+
+
+# The flag bits by name, for the compiled scan's configure().
+_BITS: Final = (
+    "VOID", "IGNORED", "RAW", "PLAINTEXT", "FORMATTING", "SINGLE", "CLOSES_P", "SCOPE",
+    "MARKER", "TABLE", "TABLE_PART", "SPECIAL", "LI", "DDDT", "HEADING", "OPTION", "CELL",
+    "ROW", "SECTION", "BUTTON", "P", "FOREIGN", "INTEGRATION", "BREAKOUT", "INLINE_ELEMENT",
+    "LIST_PASS", "BOUNDARY_ELEMENT", "ENTRY_FOREIGN", "ENTRY_DROPPED",
+)  # fmt: skip
+
+_compiled_scan: Callable[[bytes], list[Cut]] | None
+try:
+    from blockdensity._nesting import configure, scan
+except ImportError:  # built without a compiler: the reference does the work
+    _compiled_scan = None
+else:
+    configure(
+        ELEMENT_FLAGS,
+        {name: globals()[name] for name in _BITS},
+        DEPTH_LIMIT,
+        FORMATTING_LIMIT,
+        SEARCH_LIMIT,
+    )
+    _compiled_scan = scan
+
+compiled: Final = _compiled_scan is not None
+
+
+def cuts(data: bytes) -> list[Cut]:
+    """The tags `bound_nesting` takes out of `data`: (start, end, replacement), in order."""
+    if _compiled_scan is not None:
+        return _compiled_scan(data)
+    return _scan_python(data)
+
+
+def bound_nesting(data: bytes) -> bytes:
+    """`data` (UTF-8 HTML) with the tags that would nest too deep taken out; itself if none."""
+    found = cuts(data)
+    if not found:
+        return data
+    pieces: list[bytes] = []
+    at = 0
+    for start, end, replacement in found:
+        pieces += (data[at:start], replacement)
+        at = end
+    pieces.append(data[at:])
+    return b"".join(pieces)

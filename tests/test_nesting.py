@@ -1,0 +1,213 @@
+"""The bound on nesting (blockdensity.nesting): what it takes out of a page before lexbor parses it.
+
+The compiled scan and the Python reference must find the same cuts on every
+page (the development corpus, the fuzz corpus, the hostile shapes and random
+tag soup); a page within the bounds comes back as the same object; a page
+beyond them loses only the nesting: its text, its words and its blocks stay.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from blockdensity import fit_text, html_to_text, nesting
+from blockdensity.dom import parse
+from blockdensity.nesting import DEPTH_LIMIT, FORMATTING_LIMIT, _scan_python, bound_nesting
+from devkit.corpus import DEFAULT_DATA, Corpus
+from devkit.fuzzing import CORPUS_DIR
+from devkit.hostile import Html, flat_divs, nested_divs, unclosed_formatting
+
+CORPUS = Corpus(DEFAULT_DATA)
+needs_corpus = pytest.mark.skipif(not CORPUS.available, reason=f"no corpus at {DEFAULT_DATA}")
+
+
+def tree_depth(html: bytes) -> int:
+    """The deepest element of lexbor's tree for `html` (the html element is depth 1)."""
+    root = parse(html).root
+    assert root is not None
+    deepest = 0
+    stack = [(root, 1)]
+    while stack:
+        node, depth = stack.pop()
+        deepest = max(deepest, depth)
+        child = node.child
+        while child is not None:
+            if child.tag not in ("-text", "-comment"):
+                stack.append((child, depth + 1))
+            child = child.next
+    return deepest
+
+
+def node_count(html: bytes) -> int:
+    root = parse(html).root
+    assert root is not None
+    return sum(1 for _ in root.traverse(include_text=False))
+
+
+def page(build: Callable[[int, random.Random, Corpus], Html], size: int, seed: int = 1) -> str:
+    """A hostile page of devkit.hostile's, as the str its generators make."""
+    html = build(size, random.Random(seed), CORPUS)
+    assert isinstance(html, str)
+    return html
+
+
+def agree(data: bytes) -> None:
+    if nesting.compiled:
+        assert nesting.cuts(data) == _scan_python(data)
+
+
+def test_the_installed_package_has_the_compiled_scan() -> None:
+    # ./dev builds with a compiler; only BLOCKDENSITY_PURE_PYTHON=1 leaves it out.
+    assert nesting.compiled
+
+
+# ----------------------------------------------------------- pages within the bounds
+
+
+@needs_corpus
+def test_every_corpus_page_is_left_alone_and_both_scans_agree() -> None:
+    for page in CORPUS.pages():
+        data = page.html.encode("utf-8", "ignore")
+        assert bound_nesting(data) is data, page.page_id
+        assert _scan_python(data) == []
+        raw_cuts = nesting.cuts(page.raw)
+        assert raw_cuts == _scan_python(page.raw)
+
+
+def _fuzz_files() -> Iterator[bytes]:
+    for path in sorted(CORPUS_DIR.glob("*.html")):
+        yield path.read_bytes()
+
+
+def test_both_scans_agree_on_the_fuzz_corpus() -> None:
+    files = list(_fuzz_files())
+    assert len(files) >= 10
+    for data in files:
+        agree(data)
+
+
+def test_a_page_nested_as_deep_as_the_limit_is_unchanged() -> None:
+    data = ("<div>" * (DEPTH_LIMIT - 3) + "deep" + "</div>" * (DEPTH_LIMIT - 3)).encode()
+    assert bound_nesting(data) is data
+
+
+def test_closed_and_implicitly_closed_elements_do_not_count() -> None:
+    # Thousands of each, none nested: the tree builder closes every one.
+    pieces = [
+        "<p>para",  # a p closes the p before it
+        "<li>item",  # an li closes the li before it
+        "<dt>term<dd>definition",
+        "<h2>one<h3>two",  # a heading closes an open heading
+        "<option>choice",
+        "<img src=x><br><input>",  # void
+        "<a href=#>link",  # a new a closes the one before
+        "<!-- <div> -->",  # a comment
+        "<script>if (a<b) { '<div>' }</script>",  # raw text
+        "<svg><path d='M0'/><circle/></svg>",  # self-closing in foreign content
+        "<table><tr><td>cell<td>cell</table>",
+        '<span title="<div>">s</span>',  # a tag in a quoted attribute value
+    ]
+    for piece in pieces:
+        data = ("<body>" + piece * 2_000).encode()
+        assert bound_nesting(data) is data, piece
+        agree(data)
+
+
+def test_identical_unclosed_formatting_elements_are_harmless() -> None:
+    # Each <p> takes the open <b> along; the formatting list stays short.
+    data = ("<p><b>bold " * 100).encode()
+    assert len(nesting.cuts(data)) == 100 - FORMATTING_LIMIT
+    assert fit_text(data).text == fit_text(data.replace(b"<b>", b"")).text
+
+
+# --------------------------------------------------------------- pages beyond them
+
+
+def test_fifty_thousand_nested_divs_keep_their_words_and_blocks() -> None:
+    data = page(nested_divs, 50_000).encode()
+    bounded = bound_nesting(data)
+    agree(data)
+    assert tree_depth(bounded) <= DEPTH_LIMIT + 3  # html, body, the hr
+    deep, flat = fit_text(data), fit_text(page(flat_divs, 50_000))
+    assert (deep.blocks_total, deep.words_total) == (flat.blocks_total, flat.words_total)
+    assert deep.text == flat.text
+
+
+def test_a_boundary_becomes_hr_an_inline_tag_nothing_any_other_a_space() -> None:
+    depth = "<div>" * DEPTH_LIMIT
+    html = f"{depth}<div>one</div>t<span>w</span>o<label>three</label>four<x-y>five</x-y>six"
+    bounded = bound_nesting(html.encode()).decode()
+    assert bounded.endswith("<hr>one<hr>two three four five six")
+    assert html_to_text(html).split("\n")[-2:] == ["one", "two three four five six"]
+
+
+def test_link_words_stay_link_words_at_any_depth() -> None:
+    html = "<p>" + "<span>" * 50_000 + "x01 <a href=#>l01</a> x02" + "</span>" * 50_000 + "</p>"
+    (block,) = [block for block in fit_text(html).blocks if block.words]
+    assert (block.words, block.link_words) == (3, 1)
+
+
+def test_a_raw_text_element_beyond_the_limit_keeps_its_content_out_of_the_tree() -> None:
+    # Were the <script> taken out, its content would be parsed as 3,000 more divs.
+    html = "<div>" * (DEPTH_LIMIT + 50) + "<script>" + "<div>" * 3_000 + "</script>text"
+    bounded = bound_nesting(html.encode())
+    assert b"<script>" + b"<div>" * 3_000 + b"</script>" in bounded
+    assert tree_depth(bounded) <= DEPTH_LIMIT + 4
+    assert fit_text(html).text == "text"
+
+
+def test_foreign_content_self_closes_but_html_does_not() -> None:
+    svg = ("<svg>" + "<g/>" * 5_000 + "</svg>").encode()
+    assert bound_nesting(svg) is svg
+    html = ("<div/>" * 5_000 + "x").encode()  # HTML ignores the slash: 5,000 levels
+    assert len(nesting.cuts(html)) == 5_000 - DEPTH_LIMIT
+    assert tree_depth(bound_nesting(html)) <= DEPTH_LIMIT + 3
+
+
+def test_reconstructed_formatting_elements_stop_growing_the_tree() -> None:
+    data = page(unclosed_formatting, 8_000).encode()
+    agree(data)
+    bounded = bound_nesting(data)
+    # Unbounded, paragraph N re-creates N <b>s: 32 million elements, a minute to parse.
+    assert node_count(bounded) <= 8_000 * (FORMATTING_LIMIT + 2) + 100
+    assert fit_text(data).words_total == 8_000 + 60
+
+
+def test_the_reference_scan_gives_the_same_fit(monkeypatch: pytest.MonkeyPatch) -> None:
+    html = page(nested_divs, 2_000, seed=2) + "<p><b id=1>x" * 50
+    compiled = fit_text(html)
+    monkeypatch.setattr(nesting, "_compiled_scan", None)
+    reference = fit_text(html)
+    assert (reference.text, reference.blocks_total) == (compiled.text, compiled.blocks_total)
+
+
+# ---------------------------------------------------------------- random tag soup
+
+TAGS = (
+    "div", "p", "li", "ul", "ol", "dd", "dt", "dl", "td", "th", "tr", "tbody", "table", "span",
+    "a", "b", "i", "font", "nobr", "button", "h1", "h2", "option", "select", "form", "svg",
+    "math", "g", "foreignObject", "mi", "br", "img", "hr", "script", "style", "textarea",
+    "title", "plaintext", "template", "object", "caption", "body", "html", "x-custom",
+)  # fmt: skip
+TOKENS = st.one_of(
+    st.sampled_from(TAGS).map(lambda name: f"<{name}>"),
+    st.sampled_from(TAGS).map(lambda name: f"</{name}>"),
+    st.sampled_from(TAGS).map(lambda name: f"<{name}/>"),
+    st.sampled_from(TAGS).map(lambda name: f"<{name.upper()} id='a>b' class=x/y>"),
+    st.sampled_from(["<!--", "-->", "<!doctype html>", "<?x>", "</>", "<", ">", "text ", "'"]),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(TOKENS, max_size=60), st.integers(min_value=1, max_value=400))
+def test_both_scans_agree_on_random_tag_soup(tokens: list[str], repeat: int) -> None:
+    data = ("".join(tokens) * (1 + repeat // max(1, len(tokens)))).encode()
+    agree(data)
+    bounded = bound_nesting(data)
+    # Whatever was taken out, lexbor is left a tree no deeper than the bound allows.
+    assert tree_depth(bounded) <= DEPTH_LIMIT + 8
