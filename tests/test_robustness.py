@@ -146,7 +146,7 @@ def test_invalid_utf8_keeps_the_valid_text() -> None:
 
 @pytest.mark.slow
 def test_fifty_thousand_nested_divs() -> None:
-    """One block, element div: the bound on nesting (blockdensity.nesting) keeps the parse linear."""
+    """One block, element div: the bound on nesting (blockdensity.nesting) keeps it linear."""
     html = "<div>" * 50_000 + "deep text here" + "</div>" * 50_000
     result = fit_text(html)
     assert [(b.text, b.words, b.element) for b in result.blocks] == [("deep text here", 3, "div")]

@@ -2,7 +2,8 @@
 the broker closing every connection, crashing and hanging fits.
 
 The chaos harness (devkit.chaos) with a small plan (~400 messages, 2 workers);
-it runs on its own RabbitMQ node (devkit.rabbitnode), never the shared one.
+it runs on its own RabbitMQ node (devkit.rabbitnode), never the shared one,
+and once more on a cluster of three private nodes, one of which is killed -9.
 The full run (>= 5,000 messages, more faults) is `python -m bench.chaos`; its
 figures are in RELIABILITY.md.
 """
@@ -19,6 +20,7 @@ from devkit.chaos import (
     OUTPUT,
     ChaosConfig,
     Fault,
+    Report,
     make_faults,
     make_plan,
     print_report,
@@ -72,14 +74,14 @@ def test_the_plan_is_seeded_and_mixes_every_kind() -> None:
     assert all(0 < fault.trigger < SHORT.messages for fault in faults)
 
 
-async def test_short_chaos_run_loses_nothing(tmp_path: Path) -> None:
-    report = await run_chaos(replace(SHORT, log_dir=tmp_path))  # worker logs with the test
+def check_accounted(report: Report, faults: set[str]) -> None:
+    """Every message of the plan accounted for: output once, or dead-lettered with its reason."""
     print_report(report)  # shown by pytest -rA, or on failure
     assert report.lost == []
     assert report.unexpected == []
     assert report.bad_outputs == []
     assert report.stray == 0
-    outputs_expected = sum(OUTPUT in planned.expect for planned in make_plan(SHORT))
+    outputs_expected = sum(OUTPUT in planned.expect for planned in make_plan(report.config))
     assert report.outputs_unique == outputs_expected
     assert report.dead_by_reason["invalid"] == 10  # javascript: URL included
     assert report.dead_by_reason["not_html"] == 3  # declared PDF, PDF and random bytes as HTML
@@ -87,16 +89,27 @@ async def test_short_chaos_run_loses_nothing(tmp_path: Path) -> None:
     assert report.dead_by_reason["too_large"] == 1
     crashed = report.dead_by_reason["crashed"] + report.dead_by_reason["broker:delivery_limit"]
     assert crashed + report.dead_by_reason["timeout"] == 4
-    assert {fault.kind for fault in report.faults} == {
-        "worker_sigkill",
-        "broker_restart",
-        "close_connections",
-        "memory_alarm",
-    }
+    assert {fault.kind for fault in report.faults} == faults
     assert all("NOT all workers ready" not in fault.note for fault in report.faults)
     assert all("orphans" not in fault.note for fault in report.faults)
     assert report.worker_exits == [0, 0]
+
+
+async def test_short_chaos_run_loses_nothing(tmp_path: Path) -> None:
+    report = await run_chaos(replace(SHORT, log_dir=tmp_path))  # worker logs with the test
+    check_accounted(
+        report, {"worker_sigkill", "broker_restart", "close_connections", "memory_alarm"}
+    )
     assert report.counted["pool restarts"] >= 1
+
+
+async def test_short_chaos_run_on_a_cluster_losing_a_node_loses_nothing(tmp_path: Path) -> None:
+    """The same plan on three clustered private nodes (about 1 GB), one of them killed -9."""
+    report = await run_chaos(replace(SHORT, node_kills=1, log_dir=tmp_path))
+    faults = {"worker_sigkill", "broker_restart", "close_connections", "memory_alarm", "node_kill"}
+    check_accounted(report, faults)
+    (kill,) = [fault for fault in report.faults if fault.kind == "node_kill"]
+    assert "NOT rejoined" not in kill.note, kill.note
 
 
 async def test_sigkill_with_a_fit_stuck_on_a_page_leaves_no_orphans(
