@@ -9,8 +9,10 @@ length of a str, the length of bytes); seconds for lexbor's parse alone (the
 floor under both, which tells the parser's cost from the fit's), for
 fit_text and for html_to_text; microseconds per KB (1 KB = 1,000 bytes of
 input); the growth of us/KB from the case's smallest size ("x1.0" is linear
-time; quadratic time grows with the size ratio); the blocks, words_total,
-the fallback reason, and any exception (there must be none). Then, per
+time; quadratic time grows with the size ratio); the fit's us/KB as a
+multiple of its median over the development corpus's pages ("x median");
+the blocks, words_total, the fallback reason, and any exception (there must
+be none). Then, per
 case, whether the text is sensible, with one line of evidence, and the peak
 RSS of the process.
 
@@ -30,11 +32,13 @@ from __future__ import annotations
 import argparse
 import random
 import resource
+import statistics
 import sys
 import time
 import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from importlib.metadata import version
 from pathlib import Path
 from typing import TypeVar
@@ -260,13 +264,27 @@ def _us_per_kb(seconds: float, input_bytes: int) -> float:
     return seconds * 1e6 / (input_bytes / KB)
 
 
-def print_table(rows: Sequence[Row]) -> list[str]:
-    """The table; returns the cases whose time per KB grew more than NOT_LINEAR."""
+def corpus_median_us_per_kb(corpus: Corpus) -> float | None:
+    """The fit's median CPU time per KB over the corpus pages (as fetched), or None."""
+    if not corpus.available:
+        return None
+    rates = []
+    for page in corpus.pages():
+        _, seconds = _timed(partial(fit_text, page.raw))
+        rates.append(_us_per_kb(seconds, len(page.raw)))
+    return statistics.median(rates)
+
+
+def print_table(rows: Sequence[Row], median: float | None) -> list[str]:
+    """The table; returns the cases whose time per KB grew more than NOT_LINEAR.
+
+    "x median" is the fit's us/KB over the corpus's median us/KB (`median`).
+    """
     print(
-        "| case | size | input | parse s | fit s | fit us/KB | growth | html_to_text s"
+        "| case | size | input | parse s | fit s | fit us/KB | growth | x median | html_to_text s"
         " | h2t us/KB | growth | blocks | words_total | fallback | exception | peak RSS MiB |"
     )
-    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---:|")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---:|")
     smallest: dict[str, tuple[float, float]] = {}
     not_linear: list[str] = []
     for row in rows:
@@ -284,10 +302,11 @@ def print_table(rows: Sequence[Row]) -> list[str]:
         words = f"{fit.words_total:,}" if fit else "-"
         fallback = str(fit.fallback_reason or "-") if fit else "-"
         raised = "**YES**" if row.errors else "no"
+        ratio = f"x{fit_rate / median:.1f}" if median else "-"
         print(
             f"| {row.case.name} | {row.case.label(row.size)} | {_bytes(row.input_bytes)}"
             f" {row.kind} | {row.parse_seconds:.3f} | {row.fit_seconds:.3f} | {fit_rate:.0f} |"
-            f" x{fit_growth:.1f} |"
+            f" x{fit_growth:.1f} | {ratio} |"
             f" {row.text_seconds:.3f} | {text_rate:.0f} | x{text_growth:.1f} | {blocks} |"
             f" {words} | {fallback} | {raised} | {row.peak_rss_mib:.0f} |"
         )
@@ -342,8 +361,11 @@ def main() -> None:
             rows.append(measure(case, size, rng, corpus))
     if skipped:
         print(f"skipped (no corpus at {args.data}): {', '.join(skipped)}")
+    median = corpus_median_us_per_kb(corpus)
+    if median is not None:
+        print(f"the fit's median over the corpus's pages: {median:.1f} us/KB")
     print()
-    not_linear = print_table(rows)
+    not_linear = print_table(rows, median)
     print()
     print(f"peak RSS of this process: {_peak_rss_mib():.0f} MiB")
     if not_linear:
