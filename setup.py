@@ -22,6 +22,7 @@ COMPILED = [
     "blockdensity/classify.py",
     "blockdensity/render.py",
     "blockdensity/fit.py",
+    "blockdensity/article.py",
 ]
 
 if os.environ.get("BLOCKDENSITY_PURE_PYTHON", "") in ("", "0"):

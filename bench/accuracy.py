@@ -45,12 +45,13 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 import blockdensity.segment
-from blockdensity import DEFAULT_CONF, Conf, fit_text, html_to_text, tags
+from blockdensity import DEFAULT_CONF, PUBLISHED_CONF, Conf, Rule, fit_text, html_to_text, tags
 from devkit.corpus import DEFAULT_DATA, SETS, Page, Score, load_pages, score
 
 Extractor = Callable[[str], str]
 
-FIT = "blockdensity fit"
+FIT = "blockdensity fit"  # DEFAULT_CONF: the article profile
+PUBLISHED = "blockdensity published"
 OVERALL = "overall"
 
 
@@ -208,6 +209,12 @@ def ablation_variants() -> list[tuple[str, Conf]]:
         ("(c) default + br", replace(DEFAULT_CONF, boundaries=DEFAULT_CONF.boundaries | {"br"})),
         ("(d) default, ARIA roles off", replace(DEFAULT_CONF, drop_roles=frozenset())),
         ("(e) default, no semantic drops", DEFAULT_CONF.without_drops()),
+        ("(f) published profile (SPEC alone)", PUBLISHED_CONF),
+        *(
+            (f"({letter}) default, without {rule}", replace(DEFAULT_CONF, article_rules=others))
+            for letter, rule in zip("ghi", sorted(Rule), strict=True)
+            for others in [DEFAULT_CONF.article_rules - {rule}]
+        ),
     ]
 
 
@@ -219,7 +226,11 @@ def _describe(conf: Conf) -> str:
         boundaries += " - " + ", ".join(sorted(missing))
     drops = ", ".join(sorted(conf.drop_elements)) or "none"
     roles = ", ".join(sorted(conf.drop_roles)) or "none"
-    return f"boundaries: {boundaries}; drop_elements: {drops}; drop_roles: {roles}"
+    rules = ", ".join(sorted(conf.rules)) or "none"
+    return (
+        f"boundaries: {boundaries}; drop_elements: {drops}; drop_roles: {roles};"
+        f" profile: {conf.profile}; article rules: {rules}"
+    )
 
 
 def _versions(peers: Sequence[str]) -> str:
@@ -330,7 +341,7 @@ def main() -> None:
         logging.getLogger(name).setLevel(logging.CRITICAL)
     pages = load_pages(args.data, tuple(args.sets))
 
-    runs = [run_fit(FIT, DEFAULT_CONF, pages)]
+    runs = [run_fit(FIT, DEFAULT_CONF, pages), run_fit(PUBLISHED, PUBLISHED_CONF, pages)]
     skipped: list[str] = []
     for name in args.peers:
         try:

@@ -10,19 +10,22 @@ under its own names, words.py), so it is safe in many threads and processes.
 
 from __future__ import annotations
 
-from blockdensity.conf import DEFAULT_CONF, Conf
+from blockdensity.conf import DEFAULT_CONF, PUBLISHED_CONF, Conf, Profile, Rule
 from blockdensity.fit import fit_text
 from blockdensity.render import html_to_text
 from blockdensity.result import Block, Decision, FallbackReason, Fit, Reason, Summary
 
 __all__ = [
     "DEFAULT_CONF",
+    "PUBLISHED_CONF",
     "Block",
     "Conf",
     "Decision",
     "FallbackReason",
     "Fit",
+    "Profile",
     "Reason",
+    "Rule",
     "Summary",
     "__version__",
     "fit_text",

@@ -6,5 +6,9 @@ def configure(
     depth_limit: int,
     formatting_limit: int,
     search_limit: int,
+    comment_tokens: tuple[bytes, ...],
+    box_tokens: tuple[bytes, ...],
+    article_types: tuple[bytes, ...],
+    region_attribute: bytes,
 ) -> None: ...
-def scan(data: bytes) -> list[tuple[int, int, bytes]]: ...
+def scan(data: bytes, regions: bool) -> list[tuple[int, int, bytes]]: ...

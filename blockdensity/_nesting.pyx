@@ -11,7 +11,7 @@ limits once, at import.
 
 from libc.stdint cimport uint32_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
-from libc.string cimport memchr
+from libc.string cimport memchr, memcmp
 
 DEF TABLE_SIZE = 2048  # open addressing, a power of two, well over twice the names
 
@@ -22,7 +22,40 @@ cdef bint _configured = False
 cdef uint32_t VOID, IGNORED, RAW, PLAINTEXT, FORMATTING, SINGLE, CLOSES_P, SCOPE, MARKER
 cdef uint32_t TABLE, TABLE_PART, SPECIAL, LI, DDDT, HEADING, OPTION, CELL, ROW, SECTION
 cdef uint32_t BUTTON, P, FOREIGN, INTEGRATION, BREAKOUT, INLINE_ELEMENT, LIST_PASS
-cdef uint32_t BOUNDARY_ELEMENT
+cdef uint32_t BOUNDARY_ELEMENT, ENTRY_REGION
+# The article profile's regions (nesting.labels): label bits, and the words
+# that name them, lowercase.
+DEF MAIN_BIT = 1
+DEF COMMENTS_BIT = 2
+DEF BOXES_BIT = 4
+# The region words in C: each word's bytes and length, and its group bit
+# (COMMENTS_BIT or BOXES_BIT); per lowercase first byte, the words that begin
+# with it, so a class is read once whatever the number of words.
+DEF MAX_TOKENS = 64
+DEF MAX_PER_FIRST = 16
+cdef list _token_objects = []  # keeps the bytes the pointers below point into
+cdef const unsigned char* _token_bytes[MAX_TOKENS]
+cdef Py_ssize_t _token_length[MAX_TOKENS]
+cdef int _token_group[MAX_TOKENS]
+cdef int _first_count[256]
+cdef int _first_tokens[256][MAX_PER_FIRST]
+# Whether any word begins with this (lowercase) pair of bytes: most places in
+# a class fail here, before any word is compared.
+cdef unsigned char _pair[256][256]
+cdef list _article_types = []
+cdef bytes _region_attribute = b""
+cdef uint64_t H1
+# The attributes a region is recognised by, in this order (nesting._REGION_ATTRIBUTES).
+DEF A_CLASS = 0
+DEF A_ID = 1
+DEF A_ROLE = 2
+DEF A_ITEMPROP = 3
+DEF A_PROPERTY = 4
+DEF A_CONTENT = 5
+DEF A_TYPE = 6
+DEF ATTRIBUTE_COUNT = 7
+cdef uint64_t _attribute_hashes[ATTRIBUTE_COUNT]
+cdef uint64_t MAIN_NAME, ARTICLE_NAME, META_NAME, SCRIPT_NAME
 cdef uint32_t ENTRY_FOREIGN, ENTRY_DROPPED
 cdef Py_ssize_t DEPTH_LIMIT, FORMATTING_LIMIT, SEARCH_LIMIT
 DEF SOUGHT_COUNT = 7
@@ -59,8 +92,12 @@ cdef inline uint32_t _flags_of(uint64_t h) noexcept nogil:
 
 
 def configure(dict element_flags, dict bits, Py_ssize_t depth_limit,
-              Py_ssize_t formatting_limit, Py_ssize_t search_limit):
-    """Take nesting.py's flag table, its flag bits by name, and its limits."""
+              Py_ssize_t formatting_limit, Py_ssize_t search_limit,
+              tuple comment_tokens, tuple box_tokens, tuple article_types,
+              bytes region_attribute):
+    """Take nesting.py's flag table, its flag bits by name, its limits and region words."""
+    global _token_objects, _article_types, _region_attribute, H1
+    global MAIN_NAME, ARTICLE_NAME, META_NAME, SCRIPT_NAME, ENTRY_REGION
     global VOID, IGNORED, RAW, PLAINTEXT, FORMATTING, SINGLE, CLOSES_P, SCOPE, MARKER
     global TABLE, TABLE_PART, SPECIAL, LI, DDDT, HEADING, OPTION, CELL, ROW, SECTION
     global BUTTON, P, FOREIGN, INTEGRATION, BREAKOUT, INLINE_ELEMENT, LIST_PASS
@@ -93,6 +130,37 @@ def configure(dict element_flags, dict bits, Py_ssize_t depth_limit,
     BREAKOUT, INLINE_ELEMENT, LIST_PASS = bits["BREAKOUT"], bits["INLINE_ELEMENT"], bits["LIST_PASS"]
     ENTRY_FOREIGN, ENTRY_DROPPED = bits["ENTRY_FOREIGN"], bits["ENTRY_DROPPED"]
     BOUNDARY_ELEMENT = bits["BOUNDARY_ELEMENT"]
+    ENTRY_REGION = bits["ENTRY_REGION"]
+    _token_objects = [*comment_tokens, *box_tokens]
+    if len(_token_objects) > MAX_TOKENS:
+        raise ValueError(f"{len(_token_objects)} region words, over {MAX_TOKENS}")
+    for slot in range(256):
+        _first_count[slot] = 0
+        for second in range(256):
+            _pair[slot][second] = 0
+    cdef bytes token
+    for slot, token in enumerate(_token_objects):
+        if not token or token != token.lower():
+            raise ValueError(f"region word {token!r} must be non-empty and lowercase")
+        _token_bytes[slot] = token
+        _token_length[slot] = len(token)
+        _token_group[slot] = COMMENTS_BIT if slot < len(comment_tokens) else BOXES_BIT
+        first = token[0]
+        if _first_count[first] == MAX_PER_FIRST:
+            raise ValueError(f"over {MAX_PER_FIRST} region words begin with {chr(first)!r}")
+        _first_tokens[first][_first_count[first]] = slot
+        _first_count[first] += 1
+        if len(token) < 2:
+            raise ValueError(f"region word {token!r} must be two bytes or more")
+        _pair[first][token[1]] = 1
+    _article_types = list(article_types)
+    _region_attribute = region_attribute
+    for slot, attribute in enumerate((b"class", b"id", b"role", b"itemprop", b"property",
+                                      b"content", b"type")):
+        _attribute_hashes[slot] = _hash(attribute, len(attribute))
+    H1 = _hash(b"h1", 2)
+    MAIN_NAME, ARTICLE_NAME = _hash(b"main", 4), _hash(b"article", 7)
+    META_NAME, SCRIPT_NAME = _hash(b"meta", 4), _hash(b"script", 6)
     DEPTH_LIMIT, FORMATTING_LIMIT, SEARCH_LIMIT = depth_limit, formatting_limit, search_limit
     SOUGHT[:] = [P, LI, DDDT, CELL, ROW, SECTION, BUTTON]
     _configured = True
@@ -108,6 +176,15 @@ cdef class _Scan:
     cdef Py_ssize_t formatting_length, formatting_capacity, formatting_elements
     cdef Py_ssize_t open_with[SOUGHT_COUNT]  # stack entries by sought flag
     cdef list cuts
+    # The article profile's regions: whether to find them, whether the page
+    # declares an article, the marks ([where, label bits]) and each stack
+    # entry's mark (-1 for none), and the region attributes of the start tag
+    # being read (start, end; -1 when absent).
+    cdef bint regions, structure
+    cdef list marks
+    cdef Py_ssize_t* mark_of
+    cdef Py_ssize_t attribute_start[ATTRIBUTE_COUNT]
+    cdef Py_ssize_t attribute_end[ATTRIBUTE_COUNT]
 
     def __cinit__(self):
         self.capacity = 64
@@ -115,9 +192,12 @@ cdef class _Scan:
         self.flags = <uint32_t*>malloc(self.capacity * sizeof(uint32_t))
         self.formatting_capacity = 64
         self.formatting = <uint64_t*>malloc(self.formatting_capacity * sizeof(uint64_t))
-        if self.names == NULL or self.flags == NULL or self.formatting == NULL:
+        self.mark_of = <Py_ssize_t*>malloc(self.capacity * sizeof(Py_ssize_t))
+        if (self.names == NULL or self.flags == NULL or self.formatting == NULL
+                or self.mark_of == NULL):
             raise MemoryError()
         self.cuts = []
+        self.marks = []
         cdef Py_ssize_t i
         for i in range(SOUGHT_COUNT):
             self.open_with[i] = 0
@@ -126,13 +206,14 @@ cdef class _Scan:
         free(self.names)
         free(self.flags)
         free(self.formatting)
+        free(self.mark_of)
 
     # -- the stack ---------------------------------------------------------
 
     cdef inline Py_ssize_t depth(self) noexcept:
         return self.kept + self.formatting_elements
 
-    cdef int push(self, uint64_t name, uint32_t flags) except -1:
+    cdef int push(self, uint64_t name, uint32_t flags, Py_ssize_t mark) except -1:
         cdef void* grown
         if self.length == self.capacity:
             self.capacity *= 2
@@ -144,8 +225,13 @@ cdef class _Scan:
             if grown == NULL:
                 raise MemoryError()
             self.flags = <uint32_t*>grown
+            grown = realloc(self.mark_of, self.capacity * sizeof(Py_ssize_t))
+            if grown == NULL:
+                raise MemoryError()
+            self.mark_of = <Py_ssize_t*>grown
         self.names[self.length] = name
         self.flags[self.length] = flags
+        self.mark_of[self.length] = mark
         self.length += 1
         self.count(flags, 1)
         if not flags & ENTRY_DROPPED:
@@ -267,20 +353,122 @@ cdef class _Scan:
         return 0
 
     cdef int open(self, uint64_t name, uint32_t flags, Py_ssize_t start,
-                  Py_ssize_t end) except -1:
+                  Py_ssize_t end, Py_ssize_t name_end, int labels) except -1:
+        cdef Py_ssize_t mark = -1
         if self.depth() >= DEPTH_LIMIT and not flags & (RAW | PLAINTEXT):
             self.cut(start, end, flags)
-            flags |= ENTRY_DROPPED
-        self.push(name, flags)
+            self.push(name, flags | ENTRY_DROPPED, -1)
+            return 0
+        if self.regions and (name == H1 or labels & MAIN_BIT):
+            self.unmark_around()
+        if labels:
+            if labels & MAIN_BIT:
+                self.structure = True
+            mark = len(self.marks)
+            self.marks.append([name_end, labels, self.outer_mark()])
+            if labels & (COMMENTS_BIT | BOXES_BIT):
+                flags |= ENTRY_REGION
+        self.push(name, flags, mark)
         return 0
 
+    cdef Py_ssize_t outer_mark(self) noexcept:
+        """The mark of the nearest marked element open around this point, or -1."""
+        cdef Py_ssize_t index = self.length - 1
+        while index >= 0:
+            if self.mark_of[index] >= 0:
+                return self.mark_of[index]
+            index -= 1
+        return -1
+
+    cdef int unmark_around(self) except -1:
+        """Take the comments and boxes labels off every region open around this point."""
+        cdef Py_ssize_t index
+        cdef list mark
+        for index in range(self.length):
+            if self.flags[index] & ENTRY_REGION:
+                mark = self.marks[self.mark_of[index]]
+                mark[1] = mark[1] & MAIN_BIT
+                self.flags[index] &= ~ENTRY_REGION
+        return 0
+
+    cdef int labels(self, uint64_t name) noexcept:
+        """The region label bits of the start tag just read (nesting._Scan.labels)."""
+        cdef int labels = 0
+        if (name == MAIN_NAME or name == ARTICLE_NAME
+                or self.has_word(A_ROLE, b"main") or self.has_word(A_ITEMPROP, b"articlebody")):
+            labels |= MAIN_BIT
+        cdef int groups = self.named_groups(A_CLASS) | self.named_groups(A_ID)
+        if groups & COMMENTS_BIT:
+            labels |= COMMENTS_BIT
+        elif groups & BOXES_BIT:
+            labels |= BOXES_BIT
+        return labels
+
+    cdef int named_groups(self, int slot) noexcept:
+        """The group bits of the region words the attribute in `slot` holds (any case)."""
+        cdef Py_ssize_t start = self.attribute_start[slot]
+        cdef Py_ssize_t end = self.attribute_end[slot]
+        cdef Py_ssize_t i, j, length
+        cdef int groups = 0
+        cdef int k, token
+        cdef unsigned char first
+        cdef const unsigned char* word
+        if start < 0:
+            return 0
+        for i in range(start, end - 1):
+            first = _lower(self.data[i])
+            if not _pair[first][_lower(self.data[i + 1])]:
+                continue
+            for k in range(_first_count[first]):
+                token = _first_tokens[first][k]
+                length = _token_length[token]
+                if i + length > end or groups & _token_group[token]:
+                    continue
+                word = _token_bytes[token]
+                j = 1
+                while j < length and _lower(self.data[i + j]) == word[j]:
+                    j += 1
+                if j == length:
+                    groups |= _token_group[token]
+        return groups
+
+    cdef bint has_word(self, int slot, bytes word) noexcept:
+        """Whether the attribute in `slot` has `word` among its whitespace-separated words."""
+        cdef Py_ssize_t at = self.attribute_start[slot]
+        cdef Py_ssize_t end = self.attribute_end[slot]
+        cdef Py_ssize_t start
+        if at < 0:
+            return False
+        while at < end:
+            while at < end and _is_ascii_space(self.data[at]):
+                at += 1
+            start = at
+            while at < end and not _is_ascii_space(self.data[at]):
+                at += 1
+            if at > start and _equal_lower(self.data + start, at - start, word, len(word)):
+                return True
+        return False
+
+    cdef bint attribute_is(self, int slot, bytes value) noexcept:
+        """Whether the attribute in `slot`, stripped, is `value` (any case)."""
+        cdef Py_ssize_t start = self.attribute_start[slot]
+        cdef Py_ssize_t end = self.attribute_end[slot]
+        if start < 0:
+            return not value
+        while start < end and _is_ascii_space(self.data[start]):
+            start += 1
+        while end > start and _is_ascii_space(self.data[end - 1]):
+            end -= 1
+        return _equal_lower(self.data + start, end - start, value, len(value))
+
     cdef int start_tag(self, uint64_t name, Py_ssize_t start, Py_ssize_t end,
-                       bint self_closing) except -1:
+                       bint self_closing, Py_ssize_t name_end, int labels) except -1:
         cdef uint32_t flags = _flags_of(name)
         if self.in_foreign_content():
             if not flags & BREAKOUT:
                 if not self_closing:
-                    self.open(name, (flags & INTEGRATION) | ENTRY_FOREIGN, start, end)
+                    self.open(name, (flags & INTEGRATION) | ENTRY_FOREIGN, start, end,
+                              name_end, 0)
                 return 0
             while self.in_foreign_content():
                 self.pop()
@@ -316,9 +504,9 @@ cdef class _Scan:
             return 0
         if flags & FOREIGN:
             if not self_closing:
-                self.open(name, (flags & ~INTEGRATION) | ENTRY_FOREIGN, start, end)
+                self.open(name, (flags & ~INTEGRATION) | ENTRY_FOREIGN, start, end, name_end, 0)
             return 0
-        self.open(name, flags & ~INTEGRATION, start, end)
+        self.open(name, flags & ~INTEGRATION, start, end, name_end, labels)
         return 0
 
     cdef int end_tag(self, uint64_t name, Py_ssize_t start, Py_ssize_t end) except -1:
@@ -389,8 +577,12 @@ cdef class _Scan:
         cdef const unsigned char* d = self.data
         cdef Py_ssize_t size = self.size
         cdef unsigned char c
-        cdef Py_ssize_t close
+        cdef Py_ssize_t close, name_start, name_end, value_start, value_end
+        cdef int slot
         self_closing[0] = False
+        if self.regions:
+            for slot in range(ATTRIBUTE_COUNT):
+                self.attribute_start[slot] = -1
         while True:
             while at < size and _is_space(d[at]):
                 at += 1
@@ -405,14 +597,17 @@ cdef class _Scan:
                     return at + 2
                 at += 1
                 continue
-            at += 1
+            name_start = at
+            at += 1  # an attribute's name (its first character may be "=")
             while at < size:
                 c = d[at]
                 if _is_space(c) or c == 47 or c == 62 or c == 61:
                     break
                 at += 1
+            name_end = at
             while at < size and _is_space(d[at]):
                 at += 1
+            value_start = value_end = at
             if at < size and d[at] == 61:
                 at += 1
                 while at < size and _is_space(d[at]):
@@ -421,10 +616,27 @@ cdef class _Scan:
                     close = self.find_byte(d[at], at + 1)
                     if close < 0:
                         return size + 1
+                    value_start, value_end = at + 1, close
                     at = close + 1
                 else:
+                    value_start = at
                     while at < size and not (_is_space(d[at]) or d[at] == 62):
                         at += 1
+                    value_end = at
+            if self.regions:
+                self.keep_attribute(name_start, name_end, value_start, value_end)
+
+    cdef void keep_attribute(self, Py_ssize_t name_start, Py_ssize_t name_end,
+                             Py_ssize_t value_start, Py_ssize_t value_end) noexcept:
+        """Note a region attribute's value (the first of each name, as HTML keeps)."""
+        cdef uint64_t h = _hash(self.data + name_start, name_end - name_start)
+        cdef int slot
+        for slot in range(ATTRIBUTE_COUNT):
+            if h == _attribute_hashes[slot]:
+                if self.attribute_start[slot] < 0:
+                    self.attribute_start[slot] = value_start
+                    self.attribute_end[slot] = value_end
+                return
 
     cdef Py_ssize_t raw_text_end(self, Py_ssize_t at, Py_ssize_t name_start,
                                  Py_ssize_t name_length) noexcept:
@@ -454,6 +666,7 @@ cdef class _Scan:
         cdef bint self_closing
         cdef uint64_t name
         cdef uint32_t flags
+        cdef Py_ssize_t end
         while True:
             lt = self.find_byte(60, at)
             if lt < 0 or lt + 1 >= size:
@@ -483,20 +696,109 @@ cdef class _Scan:
             if at > size:
                 return 0
             name = _hash(d + lt + 1, name_end - lt - 1)
-            self.start_tag(name, lt, at, self_closing)
+            self.start_tag(name, lt, at, self_closing, name_end,
+                           self.labels(name) if self.regions else 0)
             flags = _flags_of(name)
+            if (self.regions and name == META_NAME and self.attribute_is(A_PROPERTY, b"og:type")
+                    and self.attribute_is(A_CONTENT, b"article")):
+                self.structure = True
             if flags & (RAW | PLAINTEXT) and not self.in_foreign_content():
                 if flags & PLAINTEXT:
                     return 0
-                at = self.raw_text_end(at, lt + 1, name_end - lt - 1)
+                end = self.raw_text_end(at, lt + 1, name_end - lt - 1)
+                if (self.regions and name == SCRIPT_NAME
+                        and self.attribute_is(A_TYPE, b"application/ld+json")
+                        and self.holds_article_type(at, end)):
+                    self.structure = True
+                at = end
+
+    cdef bint holds_article_type(self, Py_ssize_t at, Py_ssize_t end) noexcept:
+        cdef bytes kind
+        for kind in _article_types:
+            if _find(self.data + at, end - at, kind, len(kind)):
+                return True
+        return False
+
+    cdef list result(self):
+        """The cuts, and the region marks among them if the page declares an article."""
+        cdef list merged, mark
+        cdef list kept = []  # per mark, the label bits it keeps
+        cdef list above = []  # per mark, the label bits kept around it
+        cdef int around, own
+        cdef Py_ssize_t outer
+        if not self.structure or not self.marks:
+            return self.cuts
+        merged = list(self.cuts)
+        for mark in self.marks:
+            outer = mark[2]
+            around = (<int>above[outer] | <int>kept[outer]) if outer >= 0 else 0
+            own = <int>mark[1] & ~around
+            kept.append(own)
+            above.append(around)
+            if own:
+                merged.append((mark[0], mark[0], _mark_bytes(own)))
+        merged.sort(key=_start)
+        return merged
 
 
-def scan(bytes data):
-    """The cuts of nesting.bound_nesting for `data`: (start, end, replacement), in order."""
+cdef object _start(tuple cut):
+    return cut[0]
+
+
+cdef bytes _mark_bytes(int labels):
+    words = []
+    if labels & MAIN_BIT:
+        words.append("main")
+    if labels & COMMENTS_BIT:
+        words.append("comments")
+    elif labels & BOXES_BIT:
+        words.append("boxes")
+    return b" " + _region_attribute + b'="' + " ".join(words).encode() + b'"'
+
+
+cdef inline bint _is_ascii_space(unsigned char c) noexcept nogil:
+    # bytes.split() and bytes.strip()'s whitespace
+    return c == 32 or c == 9 or c == 10 or c == 11 or c == 12 or c == 13
+
+
+cdef bint _equal_lower(const unsigned char* s, Py_ssize_t n, bytes word,
+                       Py_ssize_t m) noexcept:
+    cdef const unsigned char* w = word
+    cdef Py_ssize_t i
+    if n != m:
+        return False
+    for i in range(n):
+        if _lower(s[i]) != w[i]:
+            return False
+    return True
+
+
+cdef bint _find(const unsigned char* s, Py_ssize_t n, bytes needle, Py_ssize_t m) noexcept:
+    """Whether `needle` occurs in s[:n] (exact bytes)."""
+    cdef const unsigned char* t = needle
+    cdef const void* hit
+    cdef Py_ssize_t at = 0
+    if m == 0:
+        return True
+    while at + m <= n:
+        hit = memchr(s + at, t[0], <size_t>(n - m + 1 - at))
+        if hit == NULL:
+            return False
+        at = <const unsigned char*>hit - s
+        if memcmp(s + at, t, <size_t>m) == 0:
+            return True
+        at += 1
+    return False
+
+
+def scan(bytes data, bint regions):
+    """The cuts of nesting.bound_nesting for `data`: (start, end, replacement), in order;
+    with `regions`, the article profile's region marks among them (start == end)."""
     if not _configured:
         raise RuntimeError("blockdensity._nesting.configure() has not been called")
     cdef _Scan state = _Scan()
     state.data = <const unsigned char*>data
     state.size = len(data)
+    state.regions = regions
     state.run()
-    return state.cuts
+    return state.result()

@@ -11,13 +11,14 @@ Exit status: 0 on success, 1 when an input cannot be read, 2 on a bad option.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
-from blockdensity.conf import DEFAULT_CONF
+from blockdensity.conf import DEFAULT_CONF, Profile
 from blockdensity.fit import fit_text
 from blockdensity.highlight import highlight
 from blockdensity.result import Fit
@@ -25,6 +26,7 @@ from blockdensity.result import Fit
 __all__ = ["main"]
 
 _EXPLAIN_TEXT = 48  # characters of each block's text shown by --explain
+_REASON_WIDTH = 37  # "outside_main_container (article:main)"
 
 
 class _InputError(Exception):
@@ -33,7 +35,9 @@ class _InputError(Exception):
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    conf = DEFAULT_CONF.without_drops() if args.no_drop else DEFAULT_CONF
+    conf = dataclasses.replace(DEFAULT_CONF, profile=Profile(args.profile))
+    if args.no_drop:
+        conf = conf.without_drops()
     if args.highlight is not None and len(args.pages) != 1:
         _parser().error("--highlight takes exactly one PAGE")
     out = sys.stdout
@@ -89,6 +93,13 @@ def _parser() -> argparse.ArgumentParser:
         "decoded as a browser would: BOM, <meta>, UTF-8, detection)",
     )
     parser.add_argument(
+        "--profile",
+        choices=[str(profile) for profile in Profile],
+        default=str(DEFAULT_CONF.profile),
+        help="article (the default): the published fit, then the article rules on pages "
+        "with article structure (comments, the main container); published: SPEC exactly",
+    )
+    parser.add_argument(
         "--no-drop",
         action="store_true",
         help="do not drop nav/footer/aside and ARIA landmark blocks; the tree alone decides",
@@ -126,9 +137,9 @@ def _explain(out: TextIO, page: str, fit: Fit, *, first: bool) -> None:
     if not first:
         out.write("\n")
     out.write(f"==> {page} <==\n")
-    out.write(f"title: {fit.title!r}  lang: {fit.lang}\n")
+    out.write(f"title: {fit.title!r}  lang: {fit.lang}  profile: {fit.profile}\n")
     header = f"{'#':>4} {'element':<10} {'words':>5} {'links':>5} {'ld‰':>5} {'decision':<11}"
-    out.write(f"{header} {'reason':<24} text\n")
+    out.write(f"{header} {'reason':<{_REASON_WIDTH}} text\n")
     for block in fit.blocks:
         text = " ".join(block.text.split())
         if len(text) > _EXPLAIN_TEXT:
@@ -136,7 +147,8 @@ def _explain(out: TextIO, page: str, fit: Fit, *, first: bool) -> None:
         reason = block.reason.value + (f" ({block.scope})" if block.scope else "")
         out.write(
             f"{block.index:>4} {block.element:<10} {block.words:>5} {block.link_words:>5}"
-            f" {block.link_density:>5} {block.decision.value:<11} {reason:<24} {text}\n"
+            f" {block.link_density:>5} {block.decision.value:<11}"
+            f" {reason:<{_REASON_WIDTH}} {text}\n"
         )
     verdict = f"fallback: {fit.fallback_reason}" if fit.fallback_reason else "no fallback"
     out.write(

@@ -4,16 +4,50 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Final
 
 from blockdensity import tags
 
-__all__ = ["ARIA_DROP_ROLES", "DEFAULT_CONF", "PPM", "Conf"]
+__all__ = [
+    "ARIA_DROP_ROLES",
+    "ARTICLE_RULES",
+    "DEFAULT_CONF",
+    "PPM",
+    "PUBLISHED_CONF",
+    "Conf",
+    "Profile",
+    "Rule",
+]
 
 PPM: Final = 1_000_000
 
 # The ARIA landmark roles that mark what nav, footer and aside mark.
 ARIA_DROP_ROLES: Final = frozenset({"navigation", "contentinfo", "complementary"})
+
+
+class Profile(StrEnum):
+    """Which fit runs: the published one (SPEC exactly), or it and the article rules after."""
+
+    PUBLISHED = "published"
+    ARTICLE = "article"
+
+
+class Rule(StrEnum):
+    """The article profile's rules (blockdensity/article.py), each switchable on its own.
+
+    They run only on a page with article structure (an <article>, <main>,
+    role=main or itemprop=articleBody element, or an article declared in
+    OpenGraph or JSON-LD); on any other page the article profile is the
+    published fit, block for block.
+    """
+
+    COMMENTS = "comments"  # user comments under the article
+    BOXES = "boxes"  # share, newsletter, related-stories, cookie, byline, promotion boxes
+    MAIN_CONTAINER = "main_container"  # what lies outside the page's declared main container
+
+
+ARTICLE_RULES: Final = frozenset(Rule)
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +69,9 @@ class Conf:
     boundaries: frozenset[str] = field(default=tags.DEFAULT_BOUNDARIES)
     drop_elements: frozenset[str] = field(default=tags.DEFAULT_DROP_ELEMENTS)
     drop_roles: frozenset[str] = field(default=ARIA_DROP_ROLES)
+    profile: Profile = Profile.ARTICLE
+    # The article rules that run under the article profile (ignored under published).
+    article_rules: frozenset[Rule] = field(default=ARTICLE_RULES)
 
     def __post_init__(self) -> None:
         for name in (
@@ -56,6 +93,7 @@ class Conf:
             if isinstance(value, str) or not all(isinstance(item, str) for item in value):
                 raise ValueError(f"Conf.{name} must be a set of names, got {value!r}")
             object.__setattr__(self, name, frozenset(item.lower() for item in value))
+        self._check_profile()
         # Resolve the element names now, so a typo fails here and not mid-page.
         for name in ("boundaries", "drop_elements"):
             for element in sorted(getattr(self, name)):
@@ -64,13 +102,38 @@ class Conf:
                 except ValueError as exc:
                     raise ValueError(f"Conf.{name}: {exc}") from None
 
+    def _check_profile(self) -> None:
+        try:
+            object.__setattr__(self, "profile", Profile(self.profile))
+        except ValueError:
+            names = ", ".join(Profile)
+            raise ValueError(f"Conf.profile must be one of {names}, got {self.profile!r}") from None
+        rules: object = self.article_rules
+        if isinstance(rules, str) or not isinstance(rules, (set, frozenset, list, tuple)):
+            raise ValueError(f"Conf.article_rules must be a set of rules, got {rules!r}")  # noqa: TRY004 - Conf's errors are all ValueError
+        try:
+            object.__setattr__(self, "article_rules", frozenset(map(Rule, rules)))
+        except ValueError as exc:
+            names = ", ".join(Rule)
+            raise ValueError(f"Conf.article_rules: {exc}; the rules are {names}") from None
+
     def without_drops(self) -> Conf:
         """This configuration with no semantic drops (the CLI's --no-drop)."""
         return dataclasses.replace(self, drop_elements=frozenset(), drop_roles=frozenset())
+
+    @property
+    def rules(self) -> frozenset[Rule]:
+        """The article rules this configuration runs (none under the published profile)."""
+        return self.article_rules if self.profile is Profile.ARTICLE else frozenset()
 
     @property
     def table(self) -> tags.TagTable:
         return tags.flags_for(self.boundaries, self.drop_elements)
 
 
+# The default runs the article profile: it wins on both sets of the
+# development corpus (BENCHMARKS.md), and on a page without article structure
+# it is the published fit.
 DEFAULT_CONF: Final = Conf()
+# SPEC exactly: the published decision tree and the semantic drops, nothing after.
+PUBLISHED_CONF: Final = Conf(profile=Profile.PUBLISHED)

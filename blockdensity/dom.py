@@ -56,18 +56,19 @@ def _replacement(match: re.Match[bytes]) -> bytes:
     return _REPLACEMENT[match[1]]
 
 
-def parse(html: str | bytes) -> Document:
+def parse(html: str | bytes, *, regions: bool = False) -> Document:
     """Parse `html` (bytes are UTF-8) with lexbor's HTML5 tree builder, as a browser would.
 
     Without DOM mutation events: faster, and <selectedcontent> then does not
     copy an <option>'s text into the page (option text is never page text).
     Tags that would nest deeper than a browser's tree builder can afford are
-    taken out first (blockdensity.nesting), so the parse is linear in the page.
+    taken out first (blockdensity.nesting), so the parse is linear in the page;
+    with `regions`, the same scan marks the article profile's regions.
     """
     data = html.encode("utf-8", "ignore") if isinstance(html, str) else html
     if _GROWING_REFERENCE.search(data) is not None:
         data = _GROWING_REFERENCE.sub(_replacement, data)
-    data = bound_nesting(data)
+    data = bound_nesting(data, regions=regions)
     return LexborHTMLParser(data, options=LexborDocumentOptions.WO_EVENTS)
 
 

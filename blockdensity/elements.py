@@ -1,8 +1,10 @@
-"""SPEC section 2's element names: which are inline, which end a block, which are never text.
+"""SPEC section 2's element names (inline, block, never text), and the article profile's words.
 
 Plain sets of names with no imports, so that every module can read them: the
-tag table (tags.py) turns them into flags by lexbor tag id, and the bound on
-nesting (nesting.py) reads which tags never separate words before lexbor runs.
+tag table (tags.py) turns them into flags by lexbor tag id; the scan before
+the parse (nesting.py) reads which tags never separate words, and which
+class or id words name the regions the article profile removes (article.py,
+where each group's measurement is).
 """
 
 from __future__ import annotations
@@ -10,7 +12,10 @@ from __future__ import annotations
 from typing import Final
 
 __all__ = [
+    "ARTICLE_TYPES",
     "BLOCK_DISPLAY_EXTRA",
+    "BOX_TOKENS",
+    "COMMENT_TOKENS",
     "DEFAULT_BOUNDARIES",
     "DEFAULT_DROP_ELEMENTS",
     "INLINE",
@@ -68,4 +73,21 @@ DEFAULT_DROP_ELEMENTS: Final = frozenset({"nav", "footer", "aside"})
 VOID: Final = frozenset(
     {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta",
      "source", "track", "wbr"}
+)  # fmt: skip
+
+# The article profile's regions, by a word in their class or id (a substring,
+# any case): user comments, and the boxes around an article.
+COMMENT_TOKENS: Final = ("comment", "disqus")
+BOX_TOKENS: Final = (
+    "share", "sharing", "social",  # share buttons
+    "newsletter", "subscribe", "signup", "sign-up",  # sign-up forms
+    "related", "recommend", "more-stories", "trending", "popular", "outbrain", "taboola",
+    "cookie", "consent", "gdpr",  # cookie notices
+    "byline", "author", "dateline", "timestamp",  # who and when: metadata, not text
+    "promo", "advert", "sponsor", "banner",  # promotions
+)  # fmt: skip
+# schema.org types of a JSON-LD block that declare the page an article.
+ARTICLE_TYPES: Final = (
+    "Article", "NewsArticle", "BlogPosting", "ReportageNewsArticle", "OpinionNewsArticle",
+    "AnalysisNewsArticle", "TechArticle", "ScholarlyArticle", "Report",
 )  # fmt: skip

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from blockdensity import article
 from blockdensity.classify import CONTENT_LEAVES, LEAVES, classify, link_density_permil
-from blockdensity.conf import DEFAULT_CONF, Conf
+from blockdensity.conf import DEFAULT_CONF, Conf, Rule
 from blockdensity.decode import prepare_html
 from blockdensity.measure import measure
 from blockdensity.render import block_lines, render_blocks
@@ -12,7 +13,13 @@ from blockdensity.segment import DROP, ELEMENT, BlockInfo, segment
 
 __all__ = ["fit_text"]
 
-_KEPT, _BOILERPLATE, _DROPPED, _MAJORITY = 0, 1, 2, 3
+_KEPT, _BOILERPLATE, _DROPPED, _MAJORITY, _COMMENTS, _BOX, _OUTSIDE_MAIN = range(7)
+_RULE_FATES = {Rule.COMMENTS: _COMMENTS, Rule.BOXES: _BOX, Rule.MAIN_CONTAINER: _OUTSIDE_MAIN}
+_RULE_REASONS = {
+    _COMMENTS: Reason.ARTICLE_COMMENTS,
+    _BOX: Reason.ARTICLE_BOX,
+    _OUTSIDE_MAIN: Reason.OUTSIDE_MAIN_CONTAINER,
+}
 
 
 def fit_text(html: str | bytes, conf: Conf | None = None, *, charset: str | None = None) -> Fit:
@@ -32,7 +39,7 @@ def fit_text(html: str | bytes, conf: Conf | None = None, *, charset: str | None
     words, links = measure(page)
     texts = page.block_texts()
     leaves = classify(words, links, conf)
-    fates = _fates(raw_blocks, words, leaves)
+    fates = _fates(raw_blocks, words, leaves, page.drop_scopes, page.scope_parents)
 
     words_total = sum(words)
     blocks_with_words = len(words) - words.count(0)
@@ -67,36 +74,60 @@ def fit_text(html: str | bytes, conf: Conf | None = None, *, charset: str | None
         blocks_kept=len(kept),
         words_total=words_total,
         words_kept=sum(kept_words),
+        profile=conf.profile,
         encoding=encoding,
     )
 
 
-def _fates(raw_blocks: list[BlockInfo], words: list[int], leaves: list[int]) -> list[int]:
-    """What happens to each block: kept, boilerplate, dropped, or kept despite its scope.
+def _fates(
+    raw_blocks: list[BlockInfo],
+    words: list[int],
+    leaves: list[int],
+    labels: list[str],
+    parents: list[int],
+) -> list[int]:
+    """What happens to each block: kept, boilerplate, dropped, kept despite its scope,
+    or removed by an article rule (the article profile only).
 
     Classification has run on the full sequence first (a navigation bar is
     still the previous neighbour of the paragraph after it); the semantic drop
     applies after it (SPEC section 5). A dropped element whose blocks hold more
     than half of the page's CONTENT words is not dropped: a navigation bar is
     never most of a page's text, an unclosed <nav> stretched over it is.
+    The article rules apply last, to what is still kept (blockdensity.article).
     """
     fates = [_KEPT if leaf < CONTENT_LEAVES else _BOILERPLATE for leaf in leaves]
-    scoped = [index for index, raw in enumerate(raw_blocks) if raw[DROP] >= 0]
-    if not scoped:
+    if not labels:
         return fates
+    semantic = article.semantic_scopes(labels, parents)
+    drops = [semantic[raw[DROP]] if raw[DROP] >= 0 else -1 for raw in raw_blocks]
+    _semantic_drop(fates, drops, words)
+    if any(article.is_region(label) for label in labels):
+        kept = [fate in (_KEPT, _MAJORITY) for fate in fates]
+        scopes = [raw[DROP] for raw in raw_blocks]
+        for index, rule in enumerate(article.apply(labels, parents, scopes, words, kept)):
+            if rule is not None:
+                fates[index] = _RULE_FATES[rule]
+    return fates
+
+
+def _semantic_drop(fates: list[int], drops: list[int], words: list[int]) -> None:
+    """SPEC section 5 on `fates`: `drops` is each block's semantic scope, or -1."""
+    scoped = [index for index, drop in enumerate(drops) if drop >= 0]
+    if not scoped:
+        return
     content_words = sum(w for w, fate in zip(words, fates, strict=True) if fate == _KEPT)
     per_scope: dict[int, int] = {}
     for index in scoped:
         if fates[index] == _KEPT:
-            scope = raw_blocks[index][DROP]
+            scope = drops[index]
             per_scope[scope] = per_scope.get(scope, 0) + words[index]
     majority = {scope for scope, count in per_scope.items() if 2 * count > content_words}
     for index in scoped:
-        if raw_blocks[index][DROP] not in majority:
+        if drops[index] not in majority:
             fates[index] = _DROPPED
         elif fates[index] == _KEPT:
             fates[index] = _MAJORITY
-    return fates
 
 
 def _block_records(  # noqa: PLR0913, PLR0917 - the columns of one table
@@ -116,6 +147,8 @@ def _block_records(  # noqa: PLR0913, PLR0917 - the columns of one table
             decision, reason = Decision.DROPPED, Reason.SEMANTIC_DROP
         elif fate == _MAJORITY:
             decision, reason = Decision.CONTENT, Reason.SEMANTIC_MAJORITY
+        elif fate in _RULE_REASONS:
+            decision, reason = Decision.DROPPED, _RULE_REASONS[fate]
         else:
             decision = Decision.CONTENT if fate == _KEPT else Decision.BOILERPLATE
             reason = leaf

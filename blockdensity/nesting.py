@@ -35,9 +35,24 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
-from blockdensity.elements import DEFAULT_BOUNDARIES, INLINE
+from blockdensity.elements import (
+    ARTICLE_TYPES,
+    BOX_TOKENS,
+    COMMENT_TOKENS,
+    DEFAULT_BOUNDARIES,
+    INLINE,
+)
 
-__all__ = ["DEPTH_LIMIT", "ELEMENT_FLAGS", "FORMATTING_LIMIT", "bound_nesting", "compiled"]
+__all__ = [
+    "DEPTH_LIMIT",
+    "ELEMENT_FLAGS",
+    "FORMATTING_LIMIT",
+    "REGION_ATTRIBUTE",
+    "bound_nesting",
+    "compiled",
+    "cuts",
+    "declares_article",
+]
 
 # Chromium's HTML parser stops nesting the DOM at 512 elements
 # (kMaximumHTMLParserDOMTreeDepth); here the bound is on the tree builder's
@@ -89,6 +104,7 @@ SOUGHT: Final = (P, LI, DDDT, CELL, ROW, SECTION, BUTTON)
 # Stack-entry bits, beside the name's own (the scan sets them).
 ENTRY_FOREIGN: Final = 1 << 28  # in the SVG or MathML namespace
 ENTRY_DROPPED: Final = 1 << 29  # taken out of the page
+ENTRY_REGION: Final = 1 << 30  # marked as a comments or boxes region (the article profile)
 
 
 def _flags(names: str, flag: int) -> dict[str, int]:
@@ -157,8 +173,24 @@ def _element_flags() -> dict[str, int]:
 
 ELEMENT_FLAGS: Final = _element_flags()
 
-# A cut: (start, end, replacement) of a tag taken out of the page.
+# A cut: (start, end, replacement) of a tag taken out of the page; or, with
+# start == end, a region mark inserted (the article profile).
 Cut = tuple[int, int, bytes]
+
+# The attribute the scan adds to the start tag of a region, for the article
+# profile to find it after the parse with one selector query (article.py).
+REGION_ATTRIBUTE: Final = "data-blockdensity-region"
+MAIN_LABEL: Final = "main"
+COMMENTS_LABEL: Final = "comments"
+BOXES_LABEL: Final = "boxes"
+# The attributes a region is recognised by.
+_REGION_ATTRIBUTES: Final = frozenset(
+    (b"class", b"id", b"role", b"itemprop", b"property", b"content", b"type")
+)
+_MAIN_ELEMENTS: Final = (b"main", b"article")
+_COMMENT_TOKENS: Final = tuple(token.encode() for token in COMMENT_TOKENS)
+_BOX_TOKENS: Final = tuple(token.encode() for token in BOX_TOKENS)
+_ARTICLE_TYPES: Final = tuple(f'"{name}"'.encode() for name in ARTICLE_TYPES)
 
 _WHITESPACE: Final = frozenset(b"\t\n\f\r ")
 _NAME_END: Final = frozenset(b"\t\n\f\r />")
@@ -173,8 +205,14 @@ def _is_letter(byte: int) -> bool:
 class _Scan:
     """The reference scan: the stack of open elements and the formatting list, as data."""
 
-    def __init__(self, data: bytes) -> None:
+    def __init__(self, data: bytes, *, regions: bool = False) -> None:
         self.data = data
+        self.regions = regions  # find the article profile's regions too
+        self.structure = False  # the page declares an article (regions only)
+        # Per marked start tag: where the mark goes, its labels, and the index of
+        # the mark of the nearest marked element around it (-1 for none).
+        self.marks: list[tuple[int, list[bytes], int]] = []
+        self.mark_of: list[int] = []  # per stack entry: its mark's index, or -1
         self.names: list[bytes] = []  # the stack of open elements, bottom first
         self.flags: list[int] = []
         self.kept = 0  # entries of the stack not taken out of the page
@@ -189,9 +227,10 @@ class _Scan:
     def depth(self) -> int:
         return self.kept + self.formatting_elements
 
-    def push(self, name: bytes, flags: int) -> None:
+    def push(self, name: bytes, flags: int, mark: int = -1) -> None:
         self.names.append(name)
         self.flags.append(flags)
+        self.mark_of.append(mark)
         self.count(flags, 1)
         if not flags & ENTRY_DROPPED:
             self.kept += 1
@@ -202,6 +241,7 @@ class _Scan:
 
     def pop(self) -> None:
         self.names.pop()
+        self.mark_of.pop()
         flags = self.flags.pop()
         self.count(flags, -1)
         if not flags & ENTRY_DROPPED:
@@ -269,12 +309,14 @@ class _Scan:
     def cut(self, start: int, end: int, flags: int) -> None:
         self.cuts.append((start, end, _replacement(flags)))
 
-    def start_tag(self, name: bytes, start: int, end: int, self_closing: bool) -> None:  # noqa: C901, PLR0912 - one branch per rule of the tree builder
+    def start_tag(  # noqa: C901, PLR0912 - one branch per rule of the tree builder
+        self, name: bytes, start: int, end: int, self_closing: bool, labels: list[bytes]
+    ) -> None:
         flags = ELEMENT_FLAGS.get(name.decode("latin-1"), 0)
         if self.in_foreign_content():
             if not flags & BREAKOUT:
                 if not self_closing:
-                    self.open(name, (flags & INTEGRATION) | ENTRY_FOREIGN, start, end)
+                    self.open(name, (flags & INTEGRATION) | ENTRY_FOREIGN, start, end, [])
                 return
             while self.in_foreign_content():
                 self.pop()
@@ -313,17 +355,52 @@ class _Scan:
             return
         if flags & FOREIGN:
             if not self_closing:
-                self.open(name, (flags & ~INTEGRATION) | ENTRY_FOREIGN, start, end)
+                self.open(name, (flags & ~INTEGRATION) | ENTRY_FOREIGN, start, end, [])
             return
-        self.open(name, flags & ~INTEGRATION, start, end)
+        self.open(name, flags & ~INTEGRATION, start, end, labels)
 
-    def open(self, name: bytes, flags: int, start: int, end: int) -> None:
+    def open(self, name: bytes, flags: int, start: int, end: int, labels: list[bytes]) -> None:
         # A raw-text element is never taken out: its content, which the scan
         # skips, would then be parsed as markup.
         if self.depth() >= DEPTH_LIMIT and not flags & (RAW | PLAINTEXT):
             self.cut(start, end, flags)
-            flags |= ENTRY_DROPPED
-        self.push(name, flags)
+            self.push(name, flags | ENTRY_DROPPED)
+            return
+        mark = -1
+        if self.regions and (name == b"h1" or MAIN_LABEL.encode() in labels):
+            self.unmark_around()  # a region holding the article's headline or container is none
+        if labels:
+            if MAIN_LABEL.encode() in labels:
+                self.structure = True
+            mark = len(self.marks)
+            outer = next((m for m in reversed(self.mark_of) if m >= 0), -1)
+            self.marks.append((start + 1 + len(name), labels, outer))
+            if len(labels) > 1 or labels[0] != MAIN_LABEL.encode():
+                flags |= ENTRY_REGION
+        self.push(name, flags, mark)
+
+    def unmark_around(self) -> None:
+        """Take the comments and boxes labels off every region open around this point."""
+        for index, flags in enumerate(self.flags):
+            if flags & ENTRY_REGION:
+                where, labels, outer = self.marks[self.mark_of[index]]
+                kept = [b"main"] if b"main" in labels else []
+                self.marks[self.mark_of[index]] = (where, kept, outer)
+                self.flags[index] = flags & ~ENTRY_REGION
+
+    def labels(self, name: bytes, attributes: dict[bytes, bytes]) -> list[bytes]:
+        """The region labels of a start tag (the article profile): main, comments, boxes."""
+        labels = []
+        role = attributes.get(b"role", b"").lower().split()
+        itemprop = attributes.get(b"itemprop", b"").lower().split()
+        if name in _MAIN_ELEMENTS or b"main" in role or b"articlebody" in itemprop:
+            labels.append(MAIN_LABEL.encode())
+        named = attributes.get(b"class", b"").lower() + b" " + attributes.get(b"id", b"").lower()
+        if any(token in named for token in _COMMENT_TOKENS):
+            labels.append(COMMENTS_LABEL.encode())
+        elif any(token in named for token in _BOX_TOKENS):
+            labels.append(BOXES_LABEL.encode())
+        return labels
 
     def close(self, index: int) -> None:
         if index >= 0:
@@ -349,10 +426,11 @@ class _Scan:
             if self.flags[index] & stop:
                 return
 
-    def run(self) -> list[Cut]:
+    def run(self) -> list[Cut]:  # noqa: C901, PLR0912 - one branch per kind of markup
         data = self.data
         size = len(data)
         at = 0
+        attributes: dict[bytes, bytes] | None = {} if self.regions else None
         while True:
             lt = data.find(b"<", at)
             if lt < 0 or lt + 1 >= size:
@@ -378,17 +456,52 @@ class _Scan:
                 at = lt + 1
                 continue
             name_end = _name_end(data, lt + 1)
-            at, self_closing = _attributes_end(data, name_end)
+            if attributes is not None:
+                attributes.clear()
+            at, self_closing = _attributes_end(data, name_end, attributes)
             if at > size:
                 break
             name = data[lt + 1 : name_end].lower()
-            self.start_tag(name, lt, at, self_closing)
+            labels = self.labels(name, attributes) if attributes is not None else []
+            self.start_tag(name, lt, at, self_closing, labels)
             flags = ELEMENT_FLAGS.get(name.decode("latin-1"), 0)
+            if attributes is not None and name == b"meta":
+                content = attributes.get(b"content", b"").strip().lower()
+                if attributes.get(b"property", b"").lower() == b"og:type" and content == b"article":
+                    self.structure = True
             if flags & (RAW | PLAINTEXT) and not self.in_foreign_content():
                 if flags & PLAINTEXT:
                     break
-                at = _raw_text_end(data, at, name)
-        return self.cuts
+                end = _raw_text_end(data, at, name)
+                if (
+                    attributes is not None
+                    and name == b"script"
+                    and attributes.get(b"type", b"").strip().lower() == b"application/ld+json"
+                    and any(data.find(kind, at, end) >= 0 for kind in _ARTICLE_TYPES)
+                ):
+                    self.structure = True
+                at = end
+        return self.result()
+
+    def result(self) -> list[Cut]:
+        """The cuts, and the region marks among them if the page declares an article."""
+        if not self.structure or not self.marks:
+            return self.cuts
+        # A label inside an element that keeps the same label adds nothing (the
+        # article profile reads the outermost of each): it is left out, so
+        # fewer regions are wrapped after the parse.
+        kept: list[list[bytes]] = []
+        above: list[set[bytes]] = []  # per mark, the labels kept around it
+        marks = []
+        for where, labels, outer in self.marks:
+            around = (above[outer] | set(kept[outer])) if outer >= 0 else set()
+            own = [label for label in labels if label not in around]
+            kept.append(own)
+            above.append(around)
+            if own:
+                text = f' {REGION_ATTRIBUTE}="{b" ".join(own).decode()}"'.encode()
+                marks.append((where, where, text))
+        return sorted([*self.cuts, *marks], key=lambda cut: cut[0])
 
 
 def _name_end(data: bytes, at: int) -> int:
@@ -415,8 +528,14 @@ def _comment_end(data: bytes, lt: int) -> int:
     return _tag_end(data, lt + 2)
 
 
-def _attributes_end(data: bytes, at: int) -> tuple[int, bool]:  # noqa: C901, PLR0912 - the tokenizer's attribute states
-    """Just past the ">" that ends a start tag's attributes, and whether it self-closes."""
+def _attributes_end(  # noqa: C901, PLR0912 - the tokenizer's attribute states
+    data: bytes, at: int, attributes: dict[bytes, bytes] | None = None
+) -> tuple[int, bool]:
+    """Just past the ">" that ends a start tag's attributes, and whether it self-closes.
+
+    With `attributes`, the values of the region attributes go in it (the first
+    of each name, as HTML keeps).
+    """
     size = len(data)
     while True:
         while at < size and data[at] in _WHITESPACE:
@@ -431,11 +550,14 @@ def _attributes_end(data: bytes, at: int) -> tuple[int, bool]:  # noqa: C901, PL
                 return at + 2, True
             at += 1
             continue
+        name_start = at
         at += 1  # an attribute's name (its first character may be "=")
         while at < size and data[at] not in _ATTRIBUTE_NAME_END:
             at += 1
+        name_end = at
         while at < size and data[at] in _WHITESPACE:
             at += 1
+        value_start = value_end = at
         if at < size and data[at] == 0x3D:
             at += 1
             while at < size and data[at] in _WHITESPACE:
@@ -444,10 +566,17 @@ def _attributes_end(data: bytes, at: int) -> tuple[int, bool]:  # noqa: C901, PL
                 close = data.find(data[at : at + 1], at + 1)
                 if close < 0:
                     return size + 1, False
+                value_start, value_end = at + 1, close
                 at = close + 1
             else:
+                value_start = at
                 while at < size and data[at] not in _VALUE_END:
                     at += 1
+                value_end = at
+        if attributes is not None:
+            name = data[name_start:name_end].lower()
+            if name in _REGION_ATTRIBUTES and name not in attributes:
+                attributes[name] = data[value_start:value_end]
 
 
 def _raw_text_end(data: bytes, at: int, name: bytes) -> int:
@@ -470,8 +599,8 @@ def _replacement(flags: int) -> bytes:
     return b"" if flags & INLINE_ELEMENT else b" "
 
 
-def _scan_python(data: bytes) -> list[Cut]:
-    return _Scan(data).run()
+def _scan_python(data: bytes, regions: bool = False) -> list[Cut]:
+    return _Scan(data, regions=regions).run()
 
 
 # The flag bits by name, for the compiled scan's configure().
@@ -479,10 +608,10 @@ _BITS: Final = (
     "VOID", "IGNORED", "RAW", "PLAINTEXT", "FORMATTING", "SINGLE", "CLOSES_P", "SCOPE",
     "MARKER", "TABLE", "TABLE_PART", "SPECIAL", "LI", "DDDT", "HEADING", "OPTION", "CELL",
     "ROW", "SECTION", "BUTTON", "P", "FOREIGN", "INTEGRATION", "BREAKOUT", "INLINE_ELEMENT",
-    "LIST_PASS", "BOUNDARY_ELEMENT", "ENTRY_FOREIGN", "ENTRY_DROPPED",
+    "LIST_PASS", "BOUNDARY_ELEMENT", "ENTRY_FOREIGN", "ENTRY_DROPPED", "ENTRY_REGION",
 )  # fmt: skip
 
-_compiled_scan: Callable[[bytes], list[Cut]] | None
+_compiled_scan: Callable[[bytes, bool], list[Cut]] | None
 try:
     from blockdensity._nesting import configure, scan
 except ImportError:  # built without a compiler: the reference does the work
@@ -494,22 +623,41 @@ else:
         DEPTH_LIMIT,
         FORMATTING_LIMIT,
         SEARCH_LIMIT,
+        _COMMENT_TOKENS,
+        _BOX_TOKENS,
+        _ARTICLE_TYPES,
+        REGION_ATTRIBUTE.encode(),
     )
     _compiled_scan = scan
 
 compiled: Final = _compiled_scan is not None
 
 
-def cuts(data: bytes) -> list[Cut]:
-    """The tags `bound_nesting` takes out of `data`: (start, end, replacement), in order."""
+def cuts(data: bytes, *, regions: bool = False) -> list[Cut]:
+    """The tags `bound_nesting` takes out of `data`: (start, end, replacement), in order;
+    with `regions`, also the marks it inserts (start == end)."""
     if _compiled_scan is not None:
-        return _compiled_scan(data)
-    return _scan_python(data)
+        return _compiled_scan(data, regions)
+    return _scan_python(data, regions)
 
 
-def bound_nesting(data: bytes) -> bytes:
-    """`data` (UTF-8 HTML) with the tags that would nest too deep taken out; itself if none."""
-    found = cuts(data)
+def declares_article(data: bytes) -> bool:
+    """Whether the scan finds article structure in `data`: a main container
+    (main, article, role=main, itemprop=articleBody), og:type article, or a
+    JSON-LD article type."""
+    scan = _Scan(data, regions=True)
+    scan.run()
+    return scan.structure
+
+
+def bound_nesting(data: bytes, *, regions: bool = False) -> bytes:
+    """`data` (UTF-8 HTML) with the tags that would nest too deep taken out; itself if none.
+
+    With `regions` (the article profile), the start tags of the regions it
+    recognises (main containers, comments, boxes: blockdensity.article) get a
+    REGION_ATTRIBUTE naming them, when the page declares an article.
+    """
+    found = cuts(data, regions=regions)
     if not found:
         return data
     pieces: list[bytes] = []

@@ -7,6 +7,8 @@ from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from typing import Any, Final
 
+from blockdensity.conf import Profile
+
 __all__ = ["Block", "Decision", "FallbackReason", "Fit", "Reason", "Summary", "summary_fields"]
 
 
@@ -35,6 +37,10 @@ class Reason(StrEnum):
     AFTER_LINKS_SHORT = "after_links_short"
     SEMANTIC_DROP = "semantic_drop"
     SEMANTIC_MAJORITY = "semantic_majority"
+    # The article profile's rules (blockdensity.article), overriding the tree.
+    ARTICLE_COMMENTS = "article_comments"
+    ARTICLE_BOX = "article_box"
+    OUTSIDE_MAIN_CONTAINER = "outside_main_container"
 
 
 class FallbackReason(StrEnum):
@@ -102,6 +108,9 @@ class Summary:
     blocks_kept: int = field(metadata=_doc("Blocks whose text is in text."))
     words_total: int
     words_kept: int = field(metadata=_doc("Words in text."))
+    profile: Profile = field(
+        metadata=_doc("Which fit ran: published (SPEC exactly) or article (its rules after).")
+    )
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "fallback", self.fallback_reason is not None)

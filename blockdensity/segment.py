@@ -24,7 +24,7 @@ import re
 from collections.abc import Iterator
 from typing import Final, TypeAlias
 
-from blockdensity import dom, tags
+from blockdensity import article, dom, tags
 from blockdensity.conf import Conf
 from blockdensity.words import END
 
@@ -72,7 +72,7 @@ DROP: Final = 2
 class Page:
     """A segmented page: its blocks, their text and link text, title, language."""
 
-    __slots__ = ("blocks", "drop_scopes", "lang", "linked", "text", "title")
+    __slots__ = ("blocks", "drop_scopes", "lang", "linked", "scope_parents", "text", "title")
 
     def __init__(  # noqa: PLR0913, PLR0917 - a record built in one place
         self,
@@ -82,6 +82,7 @@ class Page:
         title: str,
         lang: str | None,
         drop_scopes: list[str],
+        scope_parents: list[int],
     ) -> None:
         self.blocks = blocks
         # Every block's text with its markers, each followed by BLOCK_END.
@@ -90,8 +91,11 @@ class Page:
         self.linked = linked
         self.title = title
         self.lang = lang
-        # The dropped elements met on the page, e.g. "nav" or "role=navigation".
+        # The scoped elements met on the page: dropped ones, e.g. "nav" or
+        # "role=navigation", and the article profile's regions ("article:...").
         self.drop_scopes = drop_scopes
+        # Per scope, the index of the scope it sits in, or -1.
+        self.scope_parents = scope_parents
 
     def block_texts(self) -> list[str]:
         """Each block's text as the renderer reads it: markers but <br> removed."""
@@ -115,7 +119,7 @@ Trace: TypeAlias = list[tuple[int, dom.Node]]
 def trace_segment(html: str | bytes, conf: Conf, trace: Trace | None) -> tuple[Page, dom.Document]:
     """`segment`, also returning the parsed tree and, when `trace` is a list,
     filling it with the block of every text node (for --highlight)."""
-    doc = dom.parse(html)
+    doc = dom.parse(html, regions=bool(conf.rules))
     page = _walk(doc, conf, trace)
     if not page.blocks:
         # An unclosed <title> swallows the whole page into the title (HTML5
@@ -127,7 +131,7 @@ def trace_segment(html: str | bytes, conf: Conf, trace: Trace | None) -> tuple[P
         if repaired is not None:
             if trace is not None:
                 trace.clear()
-            doc = dom.parse(repaired)
+            doc = dom.parse(repaired, regions=bool(conf.rules))
             page = _walk(doc, conf, trace)
     return page, doc
 
@@ -162,9 +166,21 @@ def _close_titles(html: str) -> str | None:
     return "".join(parts)
 
 
-# Custom elements the fit puts around an element dropped for its ARIA role.
+# Custom elements the fit puts around an element dropped for its ARIA role,
+# or marked as a region by the article profile; the opener's "scope"
+# attribute is the scope's label.
 _DROP_OPEN: Final = "blockdensity-drop"
 _DROP_CLOSE: Final = "blockdensity-drop-end"
+
+
+def _wrap(doc: dom.Document, node: dom.Node, label: str) -> tuple[int, int]:
+    """Put scope markers around `node`; the markers' tag ids."""
+    opener = doc.create_node(_DROP_OPEN)
+    opener.attrs["scope"] = label
+    closer = doc.create_node(_DROP_CLOSE)
+    node.insert_before(opener, move=True)
+    node.insert_after(closer, move=True)
+    return opener.tag_id, closer.tag_id
 
 
 def _apply_attributes(doc: dom.Document, conf: Conf) -> tuple[int, int]:
@@ -192,12 +208,10 @@ def _apply_attributes(doc: dom.Document, conf: Conf) -> tuple[int, int]:
         roles = (attrs.get("role") or "").lower().split()
         if not roles or roles[0] not in conf.drop_roles:
             continue
-        opener = doc.create_node(_DROP_OPEN)
-        opener.attrs["role"] = roles[0]
-        closer = doc.create_node(_DROP_CLOSE)
-        node.insert_before(opener, move=True)
-        node.insert_after(closer, move=True)
-        open_id, close_id = opener.tag_id, closer.tag_id
+        open_id, close_id = _wrap(doc, node, f"role={roles[0]}")
+    if conf.rules:
+        for node, label in article.regions(doc, conf.rules):
+            open_id, close_id = _wrap(doc, node, label)
     return open_id, close_id
 
 
@@ -245,9 +259,10 @@ def _walk(doc: dom.Document, conf: Conf, trace: Trace | None) -> Page:  # noqa: 
     title = _document_title(doc)
     blocks: list[BlockInfo] = []
     drop_scopes: list[str] = []
+    scope_parents: list[int] = []
     body = doc.body
     if body is None:
-        return Page(blocks, "", "", title or "", lang, drop_scopes)
+        return Page(blocks, "", "", title or "", lang, drop_scopes, scope_parents)
     drop_open, drop_close = _apply_attributes(doc, conf)
 
     pieces: list[str] = []  # the page's text, block after block
@@ -307,8 +322,9 @@ def _walk(doc: dom.Document, conf: Conf, trace: Trace | None) -> Page:  # noqa: 
                 if node_id < n_flags:
                     flags = flags_of[node_id]
                 elif node_id == drop_open:
+                    scope_parents.append(drop_stack[-1] if drop_stack else -1)
                     drop_stack.append(len(drop_scopes))
-                    drop_scopes.append(f"role={node.attrs.get('role')}")
+                    drop_scopes.append(node.attrs.get("scope") or "")
                     continue
                 elif node_id == drop_close:
                     drop_stack.pop()
@@ -379,6 +395,7 @@ def _walk(doc: dom.Document, conf: Conf, trace: Trace | None) -> Page:  # noqa: 
                         pre_depth += 1
                         skip_ws = False
                     if flags & drop_flag:
+                        scope_parents.append(drop_stack[-1] if drop_stack else -1)
                         drop_stack.append(len(drop_scopes))
                         drop_scopes.append(names[node_id])
                     stack.append((children, closer))
@@ -449,7 +466,9 @@ def _walk(doc: dom.Document, conf: Conf, trace: Trace | None) -> Page:  # noqa: 
             # The close of a boundary ends the current block (at the top of the loop).
             boundary_ids.pop()
             ends_block = True
-    return Page(blocks, "".join(pieces), "".join(links), title or "", lang, drop_scopes)
+    return Page(
+        blocks, "".join(pieces), "".join(links), title or "", lang, drop_scopes, scope_parents
+    )
 
 
 def _untrace(trace: Trace, block: int) -> None:

@@ -349,9 +349,10 @@ def test_link_density_permil_is_floored_and_zero_without_words() -> None:
     assert [b.link_density for b in fit(body).blocks] == [0, 333, 444, 0]
 
 
-def test_reason_values_are_the_tree_leaves_and_the_semantic_rules() -> None:
+def test_reason_values_are_the_tree_leaves_and_the_semantic_and_article_rules() -> None:
     assert {reason.value for reason in Reason} == {
         "link_dense", "long", "short_before_text", "short_after_text", "short_isolated",
         "after_links_long", "after_links_before_text", "after_links_short",
-        "semantic_drop", "semantic_majority",
+        "semantic_drop", "semantic_majority", "article_comments", "article_box",
+        "outside_main_container",
     }  # fmt: skip

@@ -144,7 +144,7 @@ def test_explain_lists_every_block_with_its_figures_and_the_verdict(
     assert status == 0
     lines = out.splitlines()
     assert lines[0] == f"==> {article} <=="
-    assert lines[1] == "title: 'The title'  lang: en"
+    assert lines[1] == "title: 'The title'  lang: en  profile: article"
     header = ["#", "element", "words", "links", "ld\u2030", "decision", "reason", "text"]
     assert lines[2].split() == header
     assert lines[3].split()[:7] == ["0", "p", "20", "0", "0", "dropped", "semantic_drop"]
@@ -169,7 +169,7 @@ def test_explain_names_a_fallback_and_separates_pages(
     _, out, _ = run_main(["--explain", str(article), str(short)], capsys)
     first, second = out.split("\n\n")
     assert first.endswith("no fallback")
-    assert second.startswith(f"==> {short} <==\ntitle: 'short'  lang: None\n")
+    assert second.startswith(f"==> {short} <==\ntitle: 'short'  lang: None  profile: article\n")
     assert second.endswith(
         "kept 1 of 1 blocks (1 with words), 3 of 3 words; fallback: single_block\n"
     )
@@ -367,3 +367,19 @@ def test_command_exits_2_on_bad_usage(article: Path) -> None:
     assert (run.returncode, run.stdout) == (2, "")
     assert "error: argument --explain: not allowed with argument --json" in run.stderr
     assert command(article.parent).returncode == 2
+
+
+def test_profile_option_chooses_the_fit(tmp_path: Path, capsys: Capture) -> None:
+    body = f"<article><h1>Head</h1><p>{seq('a', 1, 30)}</p></article>"
+    comments = f"<div class=comments><p>{seq('c', 1, 30)}</p></div>"
+    page_file = tmp_path / "page.html"
+    page_file.write_text(f"<html><body>{body}{comments}</body></html>")
+    _, article_text, _ = run_main([str(page_file)], capsys)
+    _, published_text, _ = run_main(["--profile", "published", str(page_file)], capsys)
+    assert "c01" not in article_text
+    assert "c01" in published_text
+    _, explained, _ = run_main(["--explain", "--profile", "published", str(page_file)], capsys)
+    assert "profile: published" in explained
+    assert "invalid choice: 'tabloid'" in usage_error(
+        ["--profile", "tabloid", str(page_file)], capsys
+    )

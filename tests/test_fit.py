@@ -15,7 +15,14 @@ import json
 
 import pytest
 
-from blockdensity import DEFAULT_CONF, FallbackReason, Reason, fit_text, html_to_text
+from blockdensity import (
+    DEFAULT_CONF,
+    PUBLISHED_CONF,
+    FallbackReason,
+    Reason,
+    fit_text,
+    html_to_text,
+)
 from tests.helpers import B, C, D, decisions, fit, measures, page, seq
 
 # --------------------------------------------------------------------------- semantic drops
@@ -121,7 +128,7 @@ def test_aria_role_is_a_drop_scope(role: str) -> None:
 
 def test_other_aria_roles_are_not_dropped() -> None:
     body = f"<p>{seq('a', 1, 30)}</p><div role=main><p>{seq('r', 1, 20)}</p></div>"
-    result = fit(body)
+    result = fit(body, PUBLISHED_CONF)  # the article profile's main container is role=main
     assert decisions(result) == [C, C]
     assert result.blocks[1].scope is None
 
@@ -314,7 +321,8 @@ def test_to_dict_is_json_with_enums_as_their_values() -> None:
     data = json.loads(json.dumps(result.to_dict()))
     assert set(data) == {
         "text", "title", "lang", "fallback", "fallback_reason", "blocks_total",
-        "blocks_with_words", "blocks_kept", "words_total", "words_kept", "encoding", "blocks",
+        "blocks_with_words", "blocks_kept", "words_total", "words_kept", "profile", "encoding",
+        "blocks",
     }  # fmt: skip
     assert data["text"] == result.text
     assert data["title"] == "t"

@@ -12,7 +12,15 @@ from dataclasses import dataclass
 
 import pytest
 
-from blockdensity import Decision, FallbackReason, Fit, Reason, fit_text, html_to_text
+from blockdensity import (
+    PUBLISHED_CONF,
+    Decision,
+    FallbackReason,
+    Fit,
+    Reason,
+    fit_text,
+    html_to_text,
+)
 from tests.helpers import B, C, D, page, seq
 
 
@@ -169,7 +177,8 @@ def golden_case(request: pytest.FixtureRequest) -> tuple[str, Golden]:
 
 
 def fitted(case: tuple[str, Golden]) -> Fit:
-    return fit_text(page(case[1].body))
+    # SPEC's golden cases are the published profile's (the article profile runs on top).
+    return fit_text(page(case[1].body), PUBLISHED_CONF)
 
 
 def test_golden_blocks_words_and_link_words(case: tuple[str, Golden]) -> None:
@@ -236,7 +245,7 @@ def test_golden_removed_elements_leave_no_option_text_anywhere() -> None:
 
 def test_golden_semantic_footer_reasons() -> None:
     """The nav and the footer are dropped by the semantic rule, the tree's leaf kept apart."""
-    fit = fit_text(page(GOLDEN["semantic_footer"].body))
+    fit = fit_text(page(GOLDEN["semantic_footer"].body), PUBLISHED_CONF)
     nav, _, _, footer = fit.blocks
     assert (nav.reason, nav.scope) == (Reason.SEMANTIC_DROP, "nav")
     assert (footer.reason, footer.scope) == (Reason.SEMANTIC_DROP, "footer")

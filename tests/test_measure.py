@@ -40,6 +40,7 @@ def hand_page(*blocks: tuple[str, str]) -> Page:
         "",
         None,
         [],
+        [],
     )
 
 

@@ -57,8 +57,10 @@ def page(build: Callable[[int, random.Random, Corpus], Html], size: int, seed: i
 
 
 def agree(data: bytes) -> None:
+    """The compiled scan finds what the reference finds, with the article regions and without."""
     if nesting.compiled:
         assert nesting.cuts(data) == _scan_python(data)
+        assert nesting.cuts(data, regions=True) == _scan_python(data, True)
 
 
 def test_the_installed_package_has_the_compiled_scan() -> None:
@@ -75,8 +77,8 @@ def test_every_corpus_page_is_left_alone_and_both_scans_agree() -> None:
         data = page.html.encode("utf-8", "ignore")
         assert bound_nesting(data) is data, page.page_id
         assert _scan_python(data) == []
-        raw_cuts = nesting.cuts(page.raw)
-        assert raw_cuts == _scan_python(page.raw)
+        agree(data)
+        agree(page.raw)
 
 
 def _fuzz_files() -> Iterator[bytes]:
@@ -199,6 +201,16 @@ TOKENS = st.one_of(
     st.sampled_from(TAGS).map(lambda name: f"</{name}>"),
     st.sampled_from(TAGS).map(lambda name: f"<{name}/>"),
     st.sampled_from(TAGS).map(lambda name: f"<{name.upper()} id='a>b' class=x/y>"),
+    st.sampled_from(TAGS).map(lambda name: f'<{name} class="Comment-list share">'),
+    st.sampled_from(TAGS).map(lambda name: f"<{name} ID=Byline role=' main '>"),
+    st.sampled_from(
+        [
+            '<meta property="og:type" content=" Article ">',
+            '<script type="application/ld+json">{"@type": "NewsArticle"}</script>',
+            '<div itemprop="articleBody">',
+            "<h1>",
+        ]
+    ),
     st.sampled_from(["<!--", "-->", "<!doctype html>", "<?x>", "</>", "<", ">", "text ", "'"]),
 )
 
@@ -211,3 +223,48 @@ def test_both_scans_agree_on_random_tag_soup(tokens: list[str], repeat: int) -> 
     bounded = bound_nesting(data)
     # Whatever was taken out, lexbor is left a tree no deeper than the bound allows.
     assert tree_depth(bounded) <= DEPTH_LIMIT + 8
+
+
+# ------------------------------------------------------ the article profile's regions
+
+
+def marks(html: str) -> list[tuple[int, str]]:
+    """The region marks the scan inserts: (where, labels)."""
+    data = html.encode()
+    found = [(start, text.decode()) for start, end, text in nesting.cuts(data, regions=True)]
+    agree(data)
+    return [(start, text.split('"')[1]) for start, text in found if text.startswith(" data-")]
+
+
+def test_regions_are_marked_only_on_a_page_that_declares_an_article() -> None:
+    body = '<div class="comments">c</div><div class="share-bar">s</div>'
+    assert marks(body) == []
+    assert [labels for _, labels in marks("<main>m</main>" + body)] == ["main", "comments", "boxes"]
+    og = '<meta property="og:type" content="article">'
+    assert [labels for _, labels in marks(og + body)] == ["comments", "boxes"]
+
+
+def test_a_mark_goes_after_the_tag_name_and_the_page_parses_with_it() -> None:
+    html = "<article><div class=comments id=c>x</div></article>"
+    bounded = bound_nesting(html.encode(), regions=True).decode()
+    assert bounded == (
+        '<article data-blockdensity-region="main"><div data-blockdensity-region="comments"'
+        " class=comments id=c>x</div></article>"
+    )
+
+
+def test_a_region_around_the_headline_or_the_article_is_not_marked() -> None:
+    around_h1 = '<main>m</main><div class="has-comments"><h1>Title</h1>text</div>'
+    assert [labels for _, labels in marks(around_h1)] == ["main"]
+    around_main = '<div class="share-wrap"><article>a</article></div>'
+    assert [labels for _, labels in marks(around_main)] == ["main"]
+    # An element both a main container and named a region keeps both labels.
+    both = '<main>m</main><article class="comment">c</article>'
+    assert [labels for _, labels in marks(both)] == ["main", "main comments"]
+
+
+def test_a_region_inside_the_same_region_is_marked_once() -> None:
+    html = '<main><div class=comments><div class="comment-body">c</div></div></main>'
+    assert [labels for _, labels in marks(html)] == ["main", "comments"]
+    nested_main = "<main><article>a</article></main>"
+    assert [labels for _, labels in marks(nested_main)] == ["main"]

@@ -47,6 +47,7 @@ class App:
             timeout=settings.fit_timeout,
             max_tasks=settings.max_tasks_per_child,
             function=resolve_fit_function(settings.fit_function),
+            profile=settings.profile,
             on_restart=self.metrics.pool_restarted,
         )
         self.health = HealthServer(

@@ -19,6 +19,8 @@ from pathlib import Path
 from typing import Any, Final
 from urllib.parse import parse_qs, urlsplit, urlunsplit
 
+from blockdensity import Profile
+
 __all__ = [
     "ENV_PREFIX",
     "SETTINGS",
@@ -75,6 +77,7 @@ class Settings:
     log_level: str
     log_format: str
     fit_function: str
+    profile: Profile
 
     @property
     def input_queues(self) -> tuple[str, ...]:
@@ -443,6 +446,13 @@ SETTINGS: Final[tuple[Setting, ...]] = (
     ),
     Setting("log_level", _choice(LOG_LEVELS, upper=True), "INFO", "DEBUG logs every page."),
     Setting("log_format", _choice(LOG_FORMATS), "text", "text, or json (one object a line)."),
+    Setting(
+        "profile",
+        lambda value: Profile(_choice(tuple(Profile))(value)),
+        "article",
+        "Which fit runs: article (the default: the published fit and the article rules "
+        "after it, on pages with article structure) or published (SPEC exactly).",
+    ),
     Setting(
         "fit_function",
         _import_path,

@@ -33,12 +33,13 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures.process import BrokenProcessPool
+from dataclasses import replace
 from multiprocessing.queues import SimpleQueue
 from typing import Final, cast
 
 from pebble import ProcessExpired, ProcessPool
 
-from blockdensity import fit_text
+from blockdensity import DEFAULT_CONF, Conf, Profile, fit_text
 from worker.outcome import Outcome, RestartReason
 from worker.schemas import CleanPage, FetchedPage, clean_page
 
@@ -80,10 +81,15 @@ class FitCrashedError(FitFailedError):
 # --- the child side -------------------------------------------------------------
 
 
+# The fit's configuration in a pool child: the profile the worker runs, set by
+# the child's initializer (_child_start).
+_conf: Conf = DEFAULT_CONF
+
+
 def fit_page(page: FetchedPage[bytes] | FetchedPage[str]) -> CleanPage:
     """Run the fit on one page (in a pool child) and build its output record."""
     start = time.perf_counter()
-    fit = fit_text(page.body, charset=page.charset)
+    fit = fit_text(page.body, _conf, charset=page.charset)
     return clean_page(page, fit, time.perf_counter() - start)
 
 
@@ -107,9 +113,11 @@ def die_with_parent() -> None:
         libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
-def _child_start(pids: SimpleQueue[int]) -> None:
-    """Each child's initializer: die with the forkserver, and tell the parent its pid."""
+def _child_start(pids: SimpleQueue[int], profile: Profile) -> None:
+    """Each child's initializer: die with the forkserver, take the profile, tell its pid."""
+    global _conf  # noqa: PLW0603 - one per process, set once before any page
     die_with_parent()  # no fit process outlives the forkserver
+    _conf = replace(DEFAULT_CONF, profile=profile)
     pids.put(os.getpid())
 
 
@@ -142,16 +150,18 @@ class FitPool:
     page is in flight, pings the children through the pool.
     """
 
-    def __init__(
+    def __init__(  # noqa: PLR0913 - keyword-only settings of one pool
         self,
         *,
         size: int,
         timeout: float,
         max_tasks: int,
         function: FitFunction = fit_page,
+        profile: Profile = DEFAULT_CONF.profile,
         on_restart: Callable[[RestartReason], None] = lambda _: None,
     ) -> None:
         self._size = size
+        self._profile = profile
         self._timeout = timeout
         self._max_tasks = max_tasks
         self._function = function
@@ -183,7 +193,7 @@ class FitPool:
             max_workers=self._size,
             max_tasks=self._max_tasks,
             initializer=_child_start,
-            initargs=(pids,),
+            initargs=(pids, self._profile),
             context=self._context,
         )
 

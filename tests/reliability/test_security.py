@@ -36,7 +36,7 @@ import msgspec
 import pytest
 from yarl import URL
 
-from blockdensity import FallbackReason
+from blockdensity import FallbackReason, Profile
 from devkit.broker import free_port
 from devkit.client import Client
 from devkit.messages import collect, msgpack_page, sample_pages
@@ -109,7 +109,8 @@ def test_no_eval_pickle_shell_or_decompression_in_the_worker_or_the_library() ->
     # objects between our own processes; nothing from the network is unpickled.
     result = fit_page(FetchedPage(url="u", body=b"<p>x</p>"))
     values = [getattr(result, field.name) for field in dataclasses.fields(result)]
-    assert {type(value) for value in values} <= {str, int, float, bool, FallbackReason, type(None)}
+    plain = {str, int, float, bool, FallbackReason, Profile, type(None)}
+    assert {type(value) for value in values} <= plain
 
 
 # ------------------------------------------------------------------ bounded sizes
@@ -142,7 +143,7 @@ def test_the_output_reports_block_counts_never_the_blocks() -> None:
     assert names == {
         "url", "fetch_id", "status", "title", "lang", "text", "fallback", "fallback_reason",
         "blocks_total", "blocks_with_words", "blocks_kept", "words_total", "words_kept",
-        "fit_seconds", "schema_version",
+        "profile", "fit_seconds", "schema_version",
     }  # fmt: skip
     clean = fit_page(FetchedPage(url="u", body=b"<p>a<p>b"))
     assert not any(isinstance(getattr(clean, name), list | dict) for name in names)

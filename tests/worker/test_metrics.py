@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from prometheus_client.parser import text_string_to_metric_families
 
-from blockdensity import FallbackReason
+from blockdensity import FallbackReason, Profile
 from worker.metrics import Metrics
 from worker.outcome import Outcome
 from worker.schemas import CleanPage
@@ -96,6 +96,7 @@ def test_recording() -> None:
         blocks_kept=7,
         words_total=0,
         words_kept=0,
+        profile=Profile.ARTICLE,
     )
     metrics.fitted(page, 2048)
     metrics.succeeded()

@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 import msgspec
 import pytest
 
-from blockdensity import FallbackReason, Summary, fit_text
+from blockdensity import FallbackReason, Profile, Summary, fit_text
 from worker.schemas import (
     SCHEMA_DIR,
     CleanPage,
@@ -193,6 +193,7 @@ def _clean(**changes: object) -> CleanPage:
         "blocks_kept": 3,
         "words_total": 100,
         "words_kept": 60,
+        "profile": Profile.ARTICLE,
         "fit_seconds": 0.002,
     }
     fields.update(changes)
@@ -227,6 +228,7 @@ def test_clean_page_fields_are_the_contract() -> None:
         "blocks_kept",
         "words_total",
         "words_kept",
+        "profile",
         "url",
         "fetch_id",
         "status",

@@ -1,0 +1,191 @@
+"""The article profile (blockdensity.article): its rules, their guards, and where it must not act.
+
+The published profile is SPEC (the golden cases and properties run on it);
+here: the comments and main-container rules remove what they should, with
+their reasons and the tree's leaf kept; each rule switches off on its own; a
+page without article structure gets exactly the published fit (checked over
+the whole development corpus and the samples).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from blockdensity import (
+    DEFAULT_CONF,
+    PUBLISHED_CONF,
+    Conf,
+    Decision,
+    FallbackReason,
+    Profile,
+    Reason,
+    Rule,
+    fit_text,
+)
+from blockdensity.article import has_article_structure
+from devkit.corpus import DEFAULT_DATA, Corpus
+from tests.helpers import fit, seq
+
+CORPUS = Corpus(DEFAULT_DATA)
+SAMPLES = Path(__file__).resolve().parents[1] / "samples"
+ARTICLE = DEFAULT_CONF
+ONLY = {rule: Conf(profile=Profile.ARTICLE, article_rules=frozenset({rule})) for rule in Rule}
+
+STORY = f"<p>{seq('a', 1, 40)}</p><p>{seq('b', 1, 30)}</p>"
+COMMENTS = (
+    '<section id="comments"><h3>2 Comments</h3>'
+    f'<div class="comment-body"><p>{seq("c", 1, 30)}</p></div>'
+    f'<div class="comment-body"><p>{seq("d", 1, 25)}</p></div></section>'
+)
+
+
+def kept_text(body: str, conf: Conf = ARTICLE) -> str:
+    return fit(body, conf).text
+
+
+def test_the_default_profile_is_article_and_published_is_spec() -> None:
+    assert DEFAULT_CONF.profile is Profile.ARTICLE
+    assert DEFAULT_CONF.rules == frozenset(Rule)
+    assert PUBLISHED_CONF.rules == frozenset()
+    assert fit(STORY).profile is Profile.ARTICLE
+    assert fit(STORY, PUBLISHED_CONF).profile is Profile.PUBLISHED
+
+
+def test_conf_refuses_an_unknown_profile_or_rule() -> None:
+    with pytest.raises(ValueError, match=r"Conf.profile must be one of published, article"):
+        Conf(profile="tabloid")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"Conf.article_rules: .*'teasers'.*comments"):
+        Conf(article_rules={"teasers"})  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"must be a set of rules"):
+        Conf(article_rules="comments")  # type: ignore[arg-type]
+    assert Conf(profile="published", article_rules=["comments"]).rules == frozenset()  # type: ignore[arg-type]
+
+
+# ------------------------------------------------------------------------ comments
+
+
+def test_comments_under_an_article_go_with_their_reason_and_leaf() -> None:
+    body = f"<article><h1>Headline here</h1>{STORY}</article>{COMMENTS}"
+    result = fit(body)
+    assert seq("c", 1, 3) not in result.text
+    assert seq("d", 1, 3) not in result.text
+    assert seq("a", 1, 3) in result.text
+    dropped = [block for block in result.blocks if block.reason is Reason.ARTICLE_COMMENTS]
+    assert [block.words for block in dropped] == [2, 30, 25]  # "2 Comments", the two comments
+    assert all(block.decision is Decision.DROPPED for block in dropped)
+    assert [block.leaf for block in dropped[1:]] == [Reason.LONG, Reason.LONG]  # the tree's
+    assert all(block.scope == "article:comments" for block in dropped)
+    # The published profile keeps them, as SPEC says.
+    assert seq("c", 1, 3) in kept_text(body, PUBLISHED_CONF)
+
+
+def test_a_comment_named_wrapper_around_the_headline_is_not_a_comment_region() -> None:
+    body = f'<div class="post has-comments"><article><h1>Head</h1>{STORY}</article></div>'
+    assert kept_text(body) == kept_text(body, PUBLISHED_CONF)
+    wrapped = f'<div id="comment-wrap"><h1>Headline</h1>{STORY}</div><main>x</main>'
+    assert seq("a", 1, 3) in kept_text(wrapped)
+
+
+def test_each_rule_switches_off_on_its_own() -> None:
+    # The comments inside the article: only the comments rule takes them.
+    body = f"<article><h1>Headline here</h1>{STORY}{COMMENTS}</article>"
+    assert seq("c", 1, 3) in kept_text(body, ONLY[Rule.MAIN_CONTAINER])
+    assert seq("c", 1, 3) not in kept_text(body, ONLY[Rule.COMMENTS])
+    assert kept_text(body, Conf(article_rules=frozenset())) == kept_text(body, PUBLISHED_CONF)
+
+
+# ---------------------------------------------------------------- main container
+
+TEASERS = "".join(
+    f'<div class="teaser"><p><a href="/s{n}">Story {n} headline</a> {seq("t", 1, 30)}</p></div>'
+    for n in range(3)
+)
+
+
+def test_what_lies_outside_the_main_container_goes() -> None:
+    body = f"<main><h1>Headline</h1>{STORY}</main>{TEASERS}"
+    result = fit(body)
+    assert "Story 1 headline" not in result.text
+    assert seq("b", 1, 3) in result.text
+    outside = [b for b in result.blocks if b.reason is Reason.OUTSIDE_MAIN_CONTAINER]
+    assert len(outside) == 3
+    assert "Story 1 headline" in kept_text(body, PUBLISHED_CONF)
+    assert "Story 1 headline" in kept_text(body, ONLY[Rule.COMMENTS])
+
+
+def test_a_main_container_holding_little_of_the_kept_text_is_not_trusted() -> None:
+    # One <article> per teaser (a listing): none holds 30% of what was kept.
+    teasers = "".join(f"<article><p>{seq(f'x{n}', 1, 25)}</p></article>" for n in range(5))
+    body = f"<p>{seq('a', 1, 20)}</p>{teasers}"
+    assert kept_text(body) == kept_text(body, PUBLISHED_CONF)
+
+
+def test_the_container_holding_most_of_the_kept_text_is_the_one() -> None:
+    body = (
+        f"<article><p>{seq('s', 1, 20)}</p></article>"
+        f"<article><h1>Headline</h1>{STORY}</article>"
+        f"<p>{seq('z', 1, 30)}</p>"
+    )
+    text = kept_text(body)
+    assert seq("a", 1, 3) in text
+    assert seq("s", 1, 3) not in text
+    assert seq("z", 1, 3) not in text
+
+
+def test_nothing_kept_after_the_rules_falls_back_to_the_whole_text() -> None:
+    comments = f"<p>{seq('c', 1, 40)}</p><p>{seq('d', 1, 30)}</p>"
+    result = fit(f"<article></article><div class=comments>{comments}</div>")
+    assert result.fallback_reason is FallbackReason.NOTHING_KEPT
+    assert seq("c", 1, 40) in result.text
+
+
+# ------------------------------------------------------- where the page says nothing
+
+
+def test_article_structure_is_a_container_or_a_declaration() -> None:
+    declared = [
+        "<main><p>x</p></main>",
+        "<article><p>x</p></article>",
+        '<div role="main">x</div>',
+        '<div itemprop="articleBody">x</div>',
+        '<meta property="og:type" content="article"><p>x</p>',
+        '<script type="application/ld+json">{"@type": "NewsArticle"}</script><p>x</p>',
+        '<script type="application/ld+json">{"@type": ["BlogPosting"]}</script><p>x</p>',
+    ]
+    for html in declared:
+        assert has_article_structure(html), html
+    for html in ['<div class="article">x</div>', '<meta property="og:type" content="website">']:
+        assert not has_article_structure(html), html
+
+
+def test_without_article_structure_comments_stay_as_published() -> None:
+    body = f"<div><h1>Headline here</h1>{STORY}</div>{COMMENTS}"
+    assert kept_text(body) == kept_text(body, PUBLISHED_CONF)
+
+
+def _structureless(html: str | bytes) -> bool:
+    return not has_article_structure(html)
+
+
+@pytest.mark.skipif(not CORPUS.available, reason=f"no corpus at {DEFAULT_DATA}")
+def test_every_corpus_page_without_article_structure_fits_as_published() -> None:
+    plain = [page for page in CORPUS.pages() if _structureless(page.html)]
+    assert len(plain) >= 10  # the check must see pages
+    for page in plain:
+        article, published = fit_text(page.raw), fit_text(page.raw, PUBLISHED_CONF)
+        assert article.text == published.text, page.page_id
+        assert [b.decision for b in article.blocks] == [b.decision for b in published.blocks]
+
+
+def test_every_sample_without_article_structure_fits_as_published() -> None:
+    pages = sorted(SAMPLES.glob("*.html"))
+    assert pages
+    for path in pages:
+        data = path.read_bytes()
+        article, published = fit_text(data), fit_text(data, PUBLISHED_CONF)
+        if _structureless(data):
+            assert article.text == published.text, path.name
+        else:  # the rules may only take blocks away
+            assert set(article.text.split("\n")) <= set(published.text.split("\n")), path.name
