@@ -394,6 +394,10 @@ cdef class _Scan:
     cdef int labels(self, uint64_t name) noexcept:
         """The region label bits of the start tag just read (nesting._Scan.labels)."""
         cdef int labels = 0
+        if (self.attribute_start[A_CLASS] < 0 and self.attribute_start[A_ID] < 0
+                and self.attribute_start[A_ROLE] < 0 and self.attribute_start[A_ITEMPROP] < 0
+                and name != MAIN_NAME and name != ARTICLE_NAME):
+            return 0  # most tags: nothing to read
         if (name == MAIN_NAME or name == ARTICLE_NAME
                 or self.has_word(A_ROLE, b"main") or self.has_word(A_ITEMPROP, b"articlebody")):
             labels |= MAIN_BIT

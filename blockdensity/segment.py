@@ -167,39 +167,42 @@ def _close_titles(html: str) -> str | None:
 
 
 # Custom elements the fit puts around an element dropped for its ARIA role,
-# or marked as a region by the article profile; the opener's "scope"
-# attribute is the scope's label.
-_DROP_OPEN: Final = "blockdensity-drop"
+# or marked as a region by the article profile: one opener name per scope
+# label (so the walk tells them apart by tag id, without reading attributes),
+# and one closer.
+_DROP_OPEN: Final = "blockdensity-scope-"
 _DROP_CLOSE: Final = "blockdensity-drop-end"
+_NOT_NAME: Final = re.compile(r"[^a-z0-9]+")
 
 
-def _wrap(doc: dom.Document, node: dom.Node, label: str) -> tuple[int, int]:
-    """Put scope markers around `node`; the markers' tag ids."""
-    opener = doc.create_node(_DROP_OPEN)
-    opener.attrs["scope"] = label
+def _wrap(doc: dom.Document, node: dom.Node, label: str, openers: dict[int, str]) -> int:
+    """Put scope markers around `node`, noting the opener's label; the closer's tag id."""
+    opener = doc.create_node(_DROP_OPEN + _NOT_NAME.sub("-", label))
     closer = doc.create_node(_DROP_CLOSE)
     node.insert_before(opener, move=True)
     node.insert_after(closer, move=True)
-    return opener.tag_id, closer.tag_id
+    openers[opener.tag_id] = label
+    return closer.tag_id
 
 
-def _apply_attributes(doc: dom.Document, conf: Conf) -> tuple[int, int]:
+def _apply_attributes(doc: dom.Document, conf: Conf) -> tuple[dict[int, str], int]:
     """Rewrite the tree where an attribute changes what an element is.
 
     A hidden element is replaced by an empty <img>: no text, but words do not
     join across it (SPEC section 2). An element with a dropped ARIA role gets
     marker elements before and after it. Found with one selector query (in
     C), so the walk reads no attributes: reading them element by element from
-    Python would cost more than the whole walk. Returns the markers' tag ids,
-    -1 when there are none.
+    Python would cost more than the whole walk. Returns the openers' labels
+    by tag id, and the closer's tag id (-1 when there are no markers).
     """
     # role is a list of tokens, of which the first is the element's role
     # (WAI-ARIA): the query finds any token, the loop keeps the first.
     selectors = ["[hidden]"] + [f'[role~="{role}" i]' for role in sorted(conf.drop_roles)]
-    open_id = close_id = -1
+    openers: dict[int, str] = {}
+    close_id = -1
     body = doc.body
     if body is None:
-        return open_id, close_id
+        return openers, close_id
     for node in dom.select(body, ",".join(selectors)):
         attrs = node.attrs
         if "hidden" in attrs:
@@ -208,11 +211,11 @@ def _apply_attributes(doc: dom.Document, conf: Conf) -> tuple[int, int]:
         roles = (attrs.get("role") or "").lower().split()
         if not roles or roles[0] not in conf.drop_roles:
             continue
-        open_id, close_id = _wrap(doc, node, f"role={roles[0]}")
+        close_id = _wrap(doc, node, f"role={roles[0]}", openers)
     if conf.rules:
         for node, label in article.regions(doc, conf.rules):
-            open_id, close_id = _wrap(doc, node, label)
-    return open_id, close_id
+            close_id = _wrap(doc, node, label, openers)
+    return openers, close_id
 
 
 def _document_title(doc: dom.Document) -> str | None:
@@ -263,7 +266,7 @@ def _walk(doc: dom.Document, conf: Conf, trace: Trace | None) -> Page:  # noqa: 
     body = doc.body
     if body is None:
         return Page(blocks, "", "", title or "", lang, drop_scopes, scope_parents)
-    drop_open, drop_close = _apply_attributes(doc, conf)
+    openers, drop_close = _apply_attributes(doc, conf)
 
     pieces: list[str] = []  # the page's text, block after block
     links: list[str] = []  # the page's link text, block after block
@@ -321,13 +324,13 @@ def _walk(doc: dom.Document, conf: Conf, trace: Trace | None) -> Page:  # noqa: 
             if node_id != text_id:
                 if node_id < n_flags:
                     flags = flags_of[node_id]
-                elif node_id == drop_open:
-                    scope_parents.append(drop_stack[-1] if drop_stack else -1)
-                    drop_stack.append(len(drop_scopes))
-                    drop_scopes.append(node.attrs.get("scope") or "")
-                    continue
                 elif node_id == drop_close:
                     drop_stack.pop()
+                    continue
+                elif node_id in openers:
+                    scope_parents.append(drop_stack[-1] if drop_stack else -1)
+                    drop_stack.append(len(drop_scopes))
+                    drop_scopes.append(openers[node_id])
                     continue
                 else:
                     flags = custom

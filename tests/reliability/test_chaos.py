@@ -87,8 +87,12 @@ def check_accounted(report: Report, faults: set[str]) -> None:
     assert report.dead_by_reason["not_html"] == 3  # declared PDF, PDF and random bytes as HTML
     assert report.dead_by_reason["status"] == 1
     assert report.dead_by_reason["too_large"] == 1
+    # The 3 crash pages and the hang page. One of them may carry two reasons
+    # (ours, then the broker's delivery limit when a node kill lost the ack of
+    # its dead letter), so the inputs are counted once in dead_inputs.
     crashed = report.dead_by_reason["crashed"] + report.dead_by_reason["broker:delivery_limit"]
-    assert crashed + report.dead_by_reason["timeout"] == 4
+    assert crashed + report.dead_by_reason["timeout"] >= 4
+    assert report.dead_inputs == 10 + 3 + 1 + 1 + 4
     assert {fault.kind for fault in report.faults} == faults
     assert all("NOT all workers ready" not in fault.note for fault in report.faults)
     assert all("orphans" not in fault.note for fault in report.faults)
