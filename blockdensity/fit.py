@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import hashlib
+
 from blockdensity import article
 from blockdensity.classify import CONTENT_LEAVES, LEAVES, classify, link_density_permil
 from blockdensity.conf import DEFAULT_CONF, Conf, Rule
 from blockdensity.decode import prepare_html
+from blockdensity.language import detect_language
 from blockdensity.measure import measure
 from blockdensity.render import block_lines, render_blocks
 from blockdensity.result import Block, Decision, FallbackReason, Fit, Reason
@@ -60,6 +63,8 @@ def fit_text(html: str | bytes, conf: Conf | None = None, *, charset: str | None
 
     text = render_blocks([raw_blocks[index] for index in kept], [texts[index] for index in kept])
 
+    lang_detected, lang_confidence = detect_language(text)
+
     def blocks() -> tuple[Block, ...]:
         return _block_records(page.drop_scopes, raw_blocks, texts, words, links, leaves, fates)
 
@@ -75,6 +80,9 @@ def fit_text(html: str | bytes, conf: Conf | None = None, *, charset: str | None
         words_total=words_total,
         words_kept=sum(kept_words),
         profile=conf.profile,
+        lang_detected=lang_detected,
+        lang_confidence=lang_confidence,
+        text_sha256=hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest(),
         encoding=encoding,
     )
 

@@ -111,6 +111,18 @@ class Summary:
     profile: Profile = field(
         metadata=_doc("Which fit ran: published (SPEC exactly) or article (its rules after).")
     )
+    lang_detected: str | None = field(
+        metadata=_doc(
+            "The language the text is in, as CLD2 detects it (BCP 47: en, de, zh-Hant, ...);"
+            " null when it cannot tell reliably."
+        )
+    )
+    lang_confidence: float | None = field(
+        metadata=_doc("The share of the sampled text in lang_detected, 0 to 1; null with it.")
+    )
+    text_sha256: str = field(
+        metadata=_doc("SHA-256 of text's UTF-8 bytes, hex: equal texts, equal digests.")
+    )
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "fallback", self.fallback_reason is not None)

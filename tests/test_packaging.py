@@ -35,7 +35,7 @@ from tests.deploy.test_docker import _instructions
 from worker.__main__ import EXTRA_MODULES, _missing_extra
 
 ROOT: Final = Path(__file__).resolve().parents[1]
-LIBRARY_REQUIREMENTS: Final = {"selectolax", "webencodings", "faust-cchardet"}
+LIBRARY_REQUIREMENTS: Final = {"selectolax", "webencodings", "faust-cchardet", "pycld2"}
 WORKER_REQUIREMENTS: Final = {"msgspec", "aio-pika", "prometheus-client", "pebble"}
 # The demo and its broker helper: development tools of the repository, not
 # part of what `pip install` gives a user.
@@ -211,7 +211,9 @@ def _python(venv: Venv, *args: str, timeout: float = TIMEOUT) -> subprocess.Comp
 # --- the metadata -----------------------------------------------------------------
 
 
-def test_library_requires_only_the_parser_and_the_decoder(wheel: Wheel) -> None:
+def test_library_requires_only_the_parser_the_decoder_and_the_language_detector(
+    wheel: Wheel,
+) -> None:
     requirements = [Requirement(r) for r in wheel.metadata.get_all("Requires-Dist", [])]
     unconditional = {canonicalize_name(r.name) for r in requirements if r.marker is None}
     assert unconditional == LIBRARY_REQUIREMENTS

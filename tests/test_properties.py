@@ -234,6 +234,9 @@ def expected_fallback(result: Fit) -> FallbackReason | None:
     return None
 
 
+ARTICLE_REASONS = {Reason.ARTICLE_COMMENTS, Reason.ARTICLE_BOX, Reason.OUTSIDE_MAIN_CONTAINER}
+
+
 def check_fit(result: Fit, conf: Conf = DEFAULT_CONF) -> None:
     """The record invariants, the tree, and the fallback contract, for any fit."""
     blocks = result.blocks
@@ -251,7 +254,12 @@ def check_fit(result: Fit, conf: Conf = DEFAULT_CONF) -> None:
     leaves = reference_leaves([(b.words, b.link_words) for b in blocks], conf)
     assert [b.leaf for b in blocks] == leaves
     for block in blocks:
-        if block.decision is Decision.DROPPED:
+        if block.decision is Decision.DROPPED and block.reason in ARTICLE_REASONS:
+            # An article rule removes only what the tree and the semantic drop kept.
+            assert conf.rules
+            assert block.leaf in CONTENT_LEAVES
+            assert block.scope is not None or block.reason is Reason.OUTSIDE_MAIN_CONTAINER
+        elif block.decision is Decision.DROPPED:
             assert block.reason is Reason.SEMANTIC_DROP
             assert block.scope is not None
         elif block.reason is Reason.SEMANTIC_MAJORITY:

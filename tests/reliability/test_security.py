@@ -143,7 +143,8 @@ def test_the_output_reports_block_counts_never_the_blocks() -> None:
     assert names == {
         "url", "fetch_id", "status", "title", "lang", "text", "fallback", "fallback_reason",
         "blocks_total", "blocks_with_words", "blocks_kept", "words_total", "words_kept",
-        "profile", "fit_seconds", "schema_version",
+        "profile", "lang_detected", "lang_confidence", "text_sha256", "fit_seconds",
+        "schema_version",
     }  # fmt: skip
     clean = fit_page(FetchedPage(url="u", body=b"<p>a<p>b"))
     assert not any(isinstance(getattr(clean, name), list | dict) for name in names)

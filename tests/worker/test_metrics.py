@@ -97,6 +97,9 @@ def test_recording() -> None:
         words_total=0,
         words_kept=0,
         profile=Profile.ARTICLE,
+        lang_detected=None,
+        lang_confidence=None,
+        text_sha256="e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
     )
     metrics.fitted(page, 2048)
     metrics.succeeded()

@@ -194,6 +194,9 @@ def _clean(**changes: object) -> CleanPage:
         "words_total": 100,
         "words_kept": 60,
         "profile": Profile.ARTICLE,
+        "lang_detected": "en",
+        "lang_confidence": 0.98,
+        "text_sha256": "9" * 64,
         "fit_seconds": 0.002,
     }
     fields.update(changes)
@@ -229,6 +232,9 @@ def test_clean_page_fields_are_the_contract() -> None:
         "words_total",
         "words_kept",
         "profile",
+        "lang_detected",
+        "lang_confidence",
+        "text_sha256",
         "url",
         "fetch_id",
         "status",
