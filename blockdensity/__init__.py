@@ -13,12 +13,13 @@ from __future__ import annotations
 from blockdensity.conf import DEFAULT_CONF, PUBLISHED_CONF, Conf, Profile, Rule
 from blockdensity.fit import fit_text
 from blockdensity.render import html_to_text
-from blockdensity.result import Block, Decision, FallbackReason, Fit, Reason, Summary
+from blockdensity.result import Block, BlockKind, Decision, FallbackReason, Fit, Reason, Summary
 
 __all__ = [
     "DEFAULT_CONF",
     "PUBLISHED_CONF",
     "Block",
+    "BlockKind",
     "Conf",
     "Decision",
     "FallbackReason",

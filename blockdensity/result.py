@@ -9,7 +9,52 @@ from typing import Any, Final
 
 from blockdensity.conf import Profile
 
-__all__ = ["Block", "Decision", "FallbackReason", "Fit", "Reason", "Summary", "summary_fields"]
+__all__ = [
+    "Block",
+    "BlockKind",
+    "Decision",
+    "FallbackReason",
+    "Fit",
+    "Reason",
+    "Summary",
+    "kind_of",
+    "summary_fields",
+]
+
+
+class BlockKind(StrEnum):
+    """What a block is, from the boundary element its text sits in (an indexer weights a
+    heading, shows a list item as one): the kinds HTML names."""
+
+    HEADING = "heading"  # h1-h6, with its level
+    PARAGRAPH = "paragraph"  # p
+    LIST_ITEM = "list_item"  # li, dt, dd
+    QUOTE = "quote"  # blockquote
+    PREFORMATTED = "preformatted"  # pre
+    TABLE_CELL = "table_cell"  # td, th
+    CAPTION = "caption"  # figcaption, caption
+    OTHER = "other"  # div, section, body, ...
+
+
+_KINDS: Final = {
+    "p": BlockKind.PARAGRAPH,
+    "li": BlockKind.LIST_ITEM,
+    "dt": BlockKind.LIST_ITEM,
+    "dd": BlockKind.LIST_ITEM,
+    "blockquote": BlockKind.QUOTE,
+    "pre": BlockKind.PREFORMATTED,
+    "td": BlockKind.TABLE_CELL,
+    "th": BlockKind.TABLE_CELL,
+    "figcaption": BlockKind.CAPTION,
+    "caption": BlockKind.CAPTION,
+    **{f"h{level}": BlockKind.HEADING for level in range(1, 7)},
+}
+
+
+def kind_of(element: str) -> tuple[BlockKind, int | None]:
+    """The kind of a block whose text sits in `element`, and a heading's level (else None)."""
+    kind = _KINDS.get(element, BlockKind.OTHER)
+    return kind, int(element[1]) if kind is BlockKind.HEADING else None
 
 
 class Decision(StrEnum):
@@ -79,6 +124,13 @@ class Block:
     scope: str | None = field(
         metadata=_doc('The dropped element in effect at the block, e.g. "nav".')
     )
+    kind: BlockKind = field(init=False, metadata=_doc("What the block is, from its element."))
+    level: int | None = field(init=False, metadata=_doc("A heading's level, 1-6; else null."))
+
+    def __post_init__(self) -> None:
+        kind, level = kind_of(self.element)
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "level", level)
 
     def to_dict(self) -> dict[str, Any]:
         """The block as JSON-ready data (enums as their string values)."""

@@ -334,7 +334,7 @@ def test_to_dict_is_json_with_enums_as_their_values() -> None:
     assert data["blocks"][0]["scope"] == "nav"
     assert set(data["blocks"][0]) == {
         "index", "element", "text", "text_bytes", "words", "link_words", "link_density",
-        "decision", "reason", "leaf", "scope",
+        "decision", "reason", "leaf", "scope", "kind", "level",
     }  # fmt: skip
 
 

@@ -48,6 +48,7 @@ class App:
             max_tasks=settings.max_tasks_per_child,
             function=resolve_fit_function(settings.fit_function),
             profile=settings.profile,
+            output_blocks=settings.output_blocks,
             on_restart=self.metrics.pool_restarted,
         )
         self.health = HealthServer(

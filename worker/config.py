@@ -78,6 +78,7 @@ class Settings:
     log_format: str
     fit_function: str
     profile: Profile
+    output_blocks: bool
 
     @property
     def input_queues(self) -> tuple[str, ...]:
@@ -248,6 +249,17 @@ def _size(value: str) -> int:
     if not 1 <= size <= 1 << 30:
         raise ValueError("must be between 1 byte and 1GiB")
     return size
+
+
+_TRUE: Final = ("true", "1", "yes", "on")
+_FALSE: Final = ("false", "0", "no", "off")
+
+
+def _boolean(value: str) -> bool:
+    text = value.strip().lower()
+    if text in _TRUE or text in _FALSE:
+        return text in _TRUE
+    raise ValueError(f"expected one of {', '.join(_TRUE + _FALSE)}")
 
 
 def _choice(options: tuple[str, ...], *, upper: bool = False) -> Callable[[str], str]:
@@ -452,6 +464,13 @@ SETTINGS: Final[tuple[Setting, ...]] = (
         "article",
         "Which fit runs: article (the default: the published fit and the article rules "
         "after it, on pages with article structure) or published (SPEC exactly).",
+    ),
+    Setting(
+        "output_blocks",
+        _boolean,
+        "false",
+        "true: the output also lists the kept blocks, each with its kind (heading and level, "
+        "paragraph, list item, ...) and text; about doubles the output's size.",
     ),
     Setting(
         "fit_function",

@@ -81,16 +81,18 @@ class FitCrashedError(FitFailedError):
 # --- the child side -------------------------------------------------------------
 
 
-# The fit's configuration in a pool child: the profile the worker runs, set by
-# the child's initializer (_child_start).
+# The fit's configuration in a pool child: the profile the worker runs, and
+# whether the output carries the kept blocks; set by the child's initializer
+# (_child_start).
 _conf: Conf = DEFAULT_CONF
+_blocks = False
 
 
 def fit_page(page: FetchedPage[bytes] | FetchedPage[str]) -> CleanPage:
     """Run the fit on one page (in a pool child) and build its output record."""
     start = time.perf_counter()
     fit = fit_text(page.body, _conf, charset=page.charset)
-    return clean_page(page, fit, time.perf_counter() - start)
+    return clean_page(page, fit, time.perf_counter() - start, blocks=_blocks)
 
 
 def resolve_fit_function(path: str) -> FitFunction:
@@ -113,11 +115,12 @@ def die_with_parent() -> None:
         libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
-def _child_start(pids: SimpleQueue[int], profile: Profile) -> None:
-    """Each child's initializer: die with the forkserver, take the profile, tell its pid."""
-    global _conf  # noqa: PLW0603 - one per process, set once before any page
+def _child_start(pids: SimpleQueue[int], profile: Profile, blocks: bool) -> None:
+    """Each child's initializer: die with the forkserver, take the settings, tell its pid."""
+    global _conf, _blocks  # noqa: PLW0603 - one per process, set once before any page
     die_with_parent()  # no fit process outlives the forkserver
     _conf = replace(DEFAULT_CONF, profile=profile)
+    _blocks = blocks
     pids.put(os.getpid())
 
 
@@ -158,10 +161,12 @@ class FitPool:
         max_tasks: int,
         function: FitFunction = fit_page,
         profile: Profile = DEFAULT_CONF.profile,
+        output_blocks: bool = False,
         on_restart: Callable[[RestartReason], None] = lambda _: None,
     ) -> None:
         self._size = size
         self._profile = profile
+        self._output_blocks = output_blocks
         self._timeout = timeout
         self._max_tasks = max_tasks
         self._function = function
@@ -193,7 +198,7 @@ class FitPool:
             max_workers=self._size,
             max_tasks=self._max_tasks,
             initializer=_child_start,
-            initargs=(pids, self._profile),
+            initargs=(pids, self._profile, self._output_blocks),
             context=self._context,
         )
 

@@ -21,8 +21,8 @@ from typing import Annotated, Any, Final, Generic, TypeVar
 
 import msgspec
 
-from blockdensity import Summary
-from blockdensity.result import summary_fields
+from blockdensity import Decision, Fit, Summary
+from blockdensity.result import BlockKind, summary_fields
 
 __all__ = [
     "MEDIA_TYPES",
@@ -109,6 +109,17 @@ class FetchedPage(msgspec.Struct, Generic[BodyT], kw_only=True, frozen=True):
 # record. A dataclass rather than a Struct for that reason (the library has no
 # msgspec); msgspec encodes it just as well. The docstring is the schema's.
 @dataclass(frozen=True, slots=True, kw_only=True)
+class KeptBlock:
+    """One block of the page's text: what it is, and its text (its lines in `text`)."""
+
+    kind: BlockKind = field(
+        metadata={"description": "heading, paragraph, list_item, quote, preformatted, ..."}
+    )
+    level: int | None = field(metadata={"description": "A heading's level, 1-6; else null."})
+    text: str = field(metadata={"description": "The block's lines, as in the page's text."})
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class CleanPage(Summary):
     """A page's main text, as the indexer receives it."""
 
@@ -116,19 +127,41 @@ class CleanPage(Summary):
     fetch_id: str | None = field(metadata={"description": "The crawler's id of the fetch."})
     status: int = field(metadata={"description": "The HTTP status of the fetch."})
     fit_seconds: float = field(metadata={"description": "Time of the fit in its process."})
+    blocks: tuple[KeptBlock, ...] | None = field(
+        default=None,
+        metadata={
+            "description": "The blocks of text, in order (BLOCKDENSITY_OUTPUT_BLOCKS=true;"
+            " else null): text is their texts joined by newlines."
+        },
+    )
     schema_version: int = SCHEMA_VERSION
 
 
 def clean_page(
-    page: FetchedPage[bytes] | FetchedPage[str], fit: Summary, fit_seconds: float
+    page: FetchedPage[bytes] | FetchedPage[str],
+    fit: Summary,
+    fit_seconds: float,
+    *,
+    blocks: bool = False,
 ) -> CleanPage:
-    """The output record of `page`, from its fit (a Fit, or any Summary)."""
+    """The output record of `page`, from its fit (a Fit, or any Summary); with `blocks`
+    (and a Fit), the kept blocks too."""
     return CleanPage(
         url=page.url,
         fetch_id=page.fetch_id,
         status=page.status,
         fit_seconds=fit_seconds,
+        blocks=kept_blocks(fit) if blocks and isinstance(fit, Fit) else None,
         **summary_fields(fit),
+    )
+
+
+def kept_blocks(fit: Fit) -> tuple[KeptBlock, ...]:
+    """The blocks whose text is the page's text, in order (all of them on fallback)."""
+    return tuple(
+        KeptBlock(kind=block.kind, level=block.level, text=block.text)
+        for block in fit.blocks
+        if block.text and (fit.fallback or block.decision is Decision.CONTENT)
     )
 
 

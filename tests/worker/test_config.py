@@ -90,6 +90,8 @@ def test_empty_value_means_default() -> None:
         ("BLOCKDENSITY_FIT_FUNCTION", "devkit.faults:MARKERS_FIT", "not name a function"),
         ("BLOCKDENSITY_AMQP_URL", "http://broker/", "amqp://"),
         ("BLOCKDENSITY_INPUT_QUEUE", "q" * 256, "255 bytes"),
+        ("BLOCKDENSITY_PROFILE", "tabloid", "one of"),
+        ("BLOCKDENSITY_OUTPUT_BLOCKS", "maybe", "expected one of true"),
     ],
 )
 def test_invalid_value_names_the_variable(variable: str, value: str, complaint: str) -> None:
@@ -213,3 +215,11 @@ def test_the_documentation_lists_every_variable() -> None:
     text = (Path(__file__).resolve().parents[2] / "README.md").read_text()
     for setting in SETTINGS:
         assert f"| `{setting.env}` |" in text
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"), [("true", True), ("YES", True), ("0", False), ("off", False)]
+)
+def test_output_blocks_reads_the_usual_booleans(value: str, expected: bool) -> None:
+    assert load_settings({"BLOCKDENSITY_OUTPUT_BLOCKS": value}).output_blocks is expected
+    assert load_settings({}).output_blocks is False

@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 import msgspec
 import pytest
 
-from blockdensity import FallbackReason, Profile, Summary, fit_text
+from blockdensity import BlockKind, FallbackReason, Profile, Summary, fit_text
 from worker.schemas import (
     SCHEMA_DIR,
     CleanPage,
@@ -239,6 +239,7 @@ def test_clean_page_fields_are_the_contract() -> None:
         "fetch_id",
         "status",
         "fit_seconds",
+        "blocks",
         "schema_version",
     )
 
@@ -272,3 +273,21 @@ def test_committed_json_schemas_match_the_structs() -> None:
     for name, text in json_schemas().items():
         committed = (SCHEMA_DIR / name).read_text(encoding="utf-8")
         assert committed == text, f"schemas/{name} is stale: run python -m worker.schemas"
+
+
+def test_the_kept_blocks_travel_only_when_asked() -> None:
+    page = FetchedPage(url="https://e.org/", body=b"<h1>Title words here</h1><p>" + b"w " * 30)
+    fitted = fit_text(page.body)
+    assert clean_page(page, fitted, 0.001).blocks is None
+    with_blocks = clean_page(page, fitted, 0.001, blocks=True)
+    assert with_blocks.blocks is not None
+    assert "\n".join(block.text for block in with_blocks.blocks) == with_blocks.text
+    assert {block.kind for block in with_blocks.blocks} <= set(BlockKind)
+    for encoding in Encoding:
+        data = encode_clean(with_blocks, encoding)
+        decoded = (
+            msgspec.json.decode(data, type=CleanPage)
+            if encoding is Encoding.JSON
+            else msgspec.msgpack.decode(data, type=CleanPage)
+        )
+        assert decoded == with_blocks
