@@ -203,16 +203,18 @@ def _clean(**changes: object) -> CleanPage:
     return CleanPage(**fields)  # type: ignore[arg-type]
 
 
+def decode_clean(data: bytes, encoding: Encoding) -> CleanPage:
+    """An output record back from its bytes, as the indexer decodes it."""
+    if encoding is Encoding.JSON:
+        return msgspec.json.decode(data, type=CleanPage)
+    return msgspec.msgpack.decode(data, type=CleanPage)
+
+
 @pytest.mark.parametrize("encoding", list(Encoding))
 def test_clean_page_round_trips(encoding: Encoding) -> None:
     page = _clean(fallback_reason=FallbackReason.SINGLE_BLOCK)
     assert page.fallback
-    data = encode_clean(page, encoding)
-    decoded = (
-        msgspec.json.decode(data, type=CleanPage)
-        if encoding is Encoding.JSON
-        else msgspec.msgpack.decode(data, type=CleanPage)
-    )
+    decoded = decode_clean(encode_clean(page, encoding), encoding)
     assert decoded == page
     assert decoded.schema_version == 1
 
@@ -284,10 +286,4 @@ def test_the_kept_blocks_travel_only_when_asked() -> None:
     assert "\n".join(block.text for block in with_blocks.blocks) == with_blocks.text
     assert {block.kind for block in with_blocks.blocks} <= set(BlockKind)
     for encoding in Encoding:
-        data = encode_clean(with_blocks, encoding)
-        decoded = (
-            msgspec.json.decode(data, type=CleanPage)
-            if encoding is Encoding.JSON
-            else msgspec.msgpack.decode(data, type=CleanPage)
-        )
-        assert decoded == with_blocks
+        assert decode_clean(encode_clean(with_blocks, encoding), encoding) == with_blocks
