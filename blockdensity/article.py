@@ -14,9 +14,9 @@ The scan that runs before the parse anyway (blockdensity.nesting) reads
 every start tag's attributes at C speed: it marks the regions' start tags,
 one selector query finds them after the parse, and each is wrapped in scope
 markers; the walk records which region each block sits in, and `apply`
-overrides the tree's decision for the kept blocks a rule removes (the tree's leaf stays on
-the block; its reason becomes the rule's). The thresholds were chosen on the
-development corpus (BENCHMARKS.md, "The article profile").
+overrides the tree's decision for the kept blocks a rule removes (the tree's
+leaf stays on the block; its reason becomes the rule's). The thresholds were
+chosen on the development corpus (BENCHMARKS.md, "The article profile").
 """
 
 from __future__ import annotations
@@ -49,13 +49,18 @@ __all__ = [
 COMMENTS_SCOPE: Final = "article:comments"
 BOXES_SCOPE: Final = "article:boxes"
 MAIN_SCOPE: Final = "article:main"
-_REGION_RULES: Final = {COMMENTS_SCOPE: Rule.COMMENTS, BOXES_SCOPE: Rule.BOXES}
-_LABEL_RULES: Final = {
-    MAIN_LABEL: Rule.MAIN_CONTAINER,
-    COMMENTS_LABEL: Rule.COMMENTS,
-    BOXES_LABEL: Rule.BOXES,
-}
 _PREFIX: Final = "article:"
+# Per label the scan marks: the rule it serves and its scope label.
+_LABELS: Final = {
+    MAIN_LABEL: (Rule.MAIN_CONTAINER, MAIN_SCOPE),
+    COMMENTS_LABEL: (Rule.COMMENTS, COMMENTS_SCOPE),
+    BOXES_LABEL: (Rule.BOXES, BOXES_SCOPE),
+}
+# The regions whose blocks a rule removes outright (the main container's
+# rule removes what lies outside it instead).
+_REGION_RULES: Final = {
+    scope: rule for rule, scope in _LABELS.values() if rule is not Rule.MAIN_CONTAINER
+}
 
 # The main container is trusted when it holds at least this share of what the
 # tree kept: measured on the development corpus (BENCHMARKS.md), F1 is flat
@@ -63,7 +68,6 @@ _PREFIX: Final = "article:"
 MAIN_SHARE: Final = 0.3
 
 _OUTSIDE: Final = -1
-_SCOPES: Final = {MAIN_LABEL: MAIN_SCOPE, COMMENTS_LABEL: COMMENTS_SCOPE, BOXES_LABEL: BOXES_SCOPE}
 
 
 def has_article_structure(html: str | bytes) -> bool:
@@ -83,11 +87,11 @@ def regions(doc: dom.Document, rules: frozenset[Rule]) -> Iterator[tuple[dom.Nod
     body = doc.body
     if body is None:
         return
-    wanted = {label for label, rule in _LABEL_RULES.items() if rule in rules}
+    wanted = {label: scope for label, (rule, scope) in _LABELS.items() if rule in rules}
     for node in dom.select(body, f"[{REGION_ATTRIBUTE}]"):
         for label in (node.attrs.get(REGION_ATTRIBUTE) or "").split():
             if label in wanted:
-                yield node, _SCOPES[label]
+                yield node, wanted[label]
 
 
 def is_region(label: str) -> bool:
@@ -116,9 +120,6 @@ def apply(
     `scopes` is each block's innermost scope (-1 for none), `kept` whether
     the tree and the semantic drop kept it.
     """
-    removed: list[Rule | None] = [None] * len(scopes)
-    if not any(is_region(label) for label in labels):
-        return removed
     # Per scope: the outermost region rule it is under, and the outermost
     # main container it is in.
     region_of: list[Rule | None] = []
@@ -129,23 +130,24 @@ def apply(
         region_of.append(outer or _REGION_RULES.get(label))
         inherited = main_of[parent] if parent >= 0 else _OUTSIDE
         main_of.append(index if label == MAIN_SCOPE and inherited == _OUTSIDE else inherited)
-    for block, scope in enumerate(scopes):
-        if kept[block] and scope >= 0:
-            removed[block] = region_of[scope]
+    removed = [
+        region_of[scope] if kept[block] and scope >= 0 else None
+        for block, scope in enumerate(scopes)
+    ]
+    containers = [main_of[scope] if scope >= 0 else _OUTSIDE for scope in scopes]
     # The main container: the declared one holding most of what is still kept.
+    still = [kept[block] and removed[block] is None for block in range(len(scopes))]
     kept_words = 0
     per_main: dict[int, int] = {}
-    for block, scope in enumerate(scopes):
-        if kept[block] and removed[block] is None:
+    for block, container in enumerate(containers):
+        if still[block]:
             kept_words += words[block]
-            container = main_of[scope] if scope >= 0 else _OUTSIDE
             if container != _OUTSIDE:
                 per_main[container] = per_main.get(container, 0) + words[block]
     if per_main and kept_words:
         best = max(per_main, key=lambda container: per_main[container])
         if per_main[best] >= MAIN_SHARE * kept_words:
-            for block, scope in enumerate(scopes):
-                container = main_of[scope] if scope >= 0 else _OUTSIDE
-                if kept[block] and removed[block] is None and container != best:
+            for block, container in enumerate(containers):
+                if still[block] and container != best:
                     removed[block] = Rule.MAIN_CONTAINER
     return removed
