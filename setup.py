@@ -23,6 +23,9 @@ COMPILED = [
     "blockdensity/render.py",
     "blockdensity/fit.py",
     "blockdensity/article.py",
+    "blockdensity/metadata.py",
+    "blockdensity/times.py",
+    "blockdensity/jsonld.py",
 ]
 
 if os.environ.get("BLOCKDENSITY_PURE_PYTHON", "") in ("", "0"):

@@ -13,7 +13,16 @@ from __future__ import annotations
 from blockdensity.conf import DEFAULT_CONF, PUBLISHED_CONF, Conf, Profile, Rule
 from blockdensity.fit import fit_text
 from blockdensity.render import html_to_text
-from blockdensity.result import Block, BlockKind, Decision, FallbackReason, Fit, Reason, Summary
+from blockdensity.result import (
+    Block,
+    BlockKind,
+    Decision,
+    FallbackReason,
+    Fit,
+    Metadata,
+    Reason,
+    Summary,
+)
 
 __all__ = [
     "DEFAULT_CONF",
@@ -24,6 +33,7 @@ __all__ = [
     "Decision",
     "FallbackReason",
     "Fit",
+    "Metadata",
     "Profile",
     "Reason",
     "Rule",

@@ -47,7 +47,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             if args.highlight is not None:
                 _write(args.highlight, highlight(data, conf, charset=args.charset))
                 continue
-            fit = fit_text(data, conf, charset=args.charset)
+            fit = fit_text(data, conf, charset=args.charset, url=args.url)
             if args.json:
                 out.write(json.dumps({"page": page, **fit.to_dict()}, ensure_ascii=False))
                 out.write("\n")
@@ -91,6 +91,12 @@ def _parser() -> argparse.ArgumentParser:
         metavar="CHARSET",
         help="the page's charset from its HTTP Content-Type (bytes are otherwise "
         "decoded as a browser would: BOM, <meta>, UTF-8, detection)",
+    )
+    parser.add_argument(
+        "--url",
+        metavar="URL",
+        help="the page's URL, against which --json resolves its metadata's URLs "
+        "(canonical, image); without it, relative ones are printed as the page wrote them",
     )
     parser.add_argument(
         "--profile",

@@ -10,9 +10,10 @@ from blockdensity.conf import DEFAULT_CONF, Conf, Rule
 from blockdensity.decode import prepare_html
 from blockdensity.language import detect_language
 from blockdensity.measure import measure
+from blockdensity.metadata import read_metadata
 from blockdensity.render import block_lines, render_blocks
-from blockdensity.result import Block, Decision, FallbackReason, Fit, Reason
-from blockdensity.segment import DROP, ELEMENT, BlockInfo, segment
+from blockdensity.result import NO_METADATA, Block, Decision, FallbackReason, Fit, Reason
+from blockdensity.segment import DROP, ELEMENT, BlockInfo, trace_segment
 
 __all__ = ["fit_text"]
 
@@ -25,18 +26,25 @@ _RULE_REASONS = {
 }
 
 
-def fit_text(html: str | bytes, conf: Conf | None = None, *, charset: str | None = None) -> Fit:
+def fit_text(
+    html: str | bytes,
+    conf: Conf | None = None,
+    *,
+    charset: str | None = None,
+    url: str | None = None,
+) -> Fit:
     """Keep a page's main text and drop the boilerplate around it.
 
     `html` may be bytes, decoded as a browser would (`charset` is the HTTP
-    header's, if any). Never raises for any input: a page the fit cannot judge
-    comes back whole, with `fallback` set (SPEC section 6).
+    header's, if any). `url`, the page's, resolves the URLs of its metadata.
+    Never raises for any input: a page the fit cannot judge comes back
+    whole, with `fallback` set (SPEC section 6).
     """
     conf = conf or DEFAULT_CONF
     encoding = None
     if isinstance(html, bytes):
         html, encoding = prepare_html(html, charset)
-    page = segment(html, conf)
+    page, doc = trace_segment(html, conf, None)
     raw_blocks = page.blocks
 
     words, links = measure(page)
@@ -63,7 +71,7 @@ def fit_text(html: str | bytes, conf: Conf | None = None, *, charset: str | None
 
     text = render_blocks([raw_blocks[index] for index in kept], [texts[index] for index in kept])
 
-    lang_detected, lang_confidence = detect_language(text)
+    lang_detected, lang_confidence = detect_language(text) if conf.detect_language else (None, None)
 
     def blocks() -> tuple[Block, ...]:
         return _block_records(page.drop_scopes, raw_blocks, texts, words, links, leaves, fates)
@@ -83,6 +91,7 @@ def fit_text(html: str | bytes, conf: Conf | None = None, *, charset: str | None
         lang_detected=lang_detected,
         lang_confidence=lang_confidence,
         text_sha256=hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest(),
+        metadata=read_metadata(doc, url, page.declarations) if conf.read_metadata else NO_METADATA,
         encoding=encoding,
     )
 

@@ -10,11 +10,13 @@ from typing import Any, Final
 from blockdensity.conf import Profile
 
 __all__ = [
+    "NO_METADATA",
     "Block",
     "BlockKind",
     "Decision",
     "FallbackReason",
     "Fit",
+    "Metadata",
     "Reason",
     "Summary",
     "kind_of",
@@ -138,6 +140,61 @@ class Block:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Metadata:
+    """What the page says about itself, in its <head>, its microdata and its JSON-LD
+    (blockdensity.metadata says where each field comes from). Absent fields are
+    null or empty: a page declares some of these, rarely all."""
+
+    canonical_url: str | None = field(
+        default=None,
+        metadata=_doc("<link rel=canonical> (else og:url), resolved against the page's URL."),
+    )
+    title: str | None = field(
+        default=None,
+        metadata=_doc("The title the page declares for sharing: og:title, JSON-LD headline, ..."),
+    )
+    description: str | None = field(
+        default=None, metadata=_doc("og:description, <meta name=description>, JSON-LD, ...")
+    )
+    site_name: str | None = field(
+        default=None, metadata=_doc("og:site_name, else the JSON-LD publisher's or site's name.")
+    )
+    type: str | None = field(
+        default=None, metadata=_doc("og:type, else the JSON-LD entity's @type (article, ...).")
+    )
+    image: str | None = field(
+        default=None, metadata=_doc("og:image, twitter:image or JSON-LD image, resolved.")
+    )
+    published: str | None = field(
+        default=None,
+        metadata=_doc(
+            "When the page says it was published (JSON-LD datePublished, article:published_time,"
+            " ...), RFC 3339: a date-time (-00:00 when the page gave no offset) or a date."
+        ),
+    )
+    modified: str | None = field(
+        default=None, metadata=_doc("When the page says it was last modified, as published.")
+    )
+    authors: tuple[str, ...] = field(
+        default=(), metadata=_doc("Author names: JSON-LD author, <meta name=author>, ...")
+    )
+    keywords: tuple[str, ...] = field(
+        default=(), metadata=_doc("<meta name=keywords>, news_keywords, article:tag, JSON-LD.")
+    )
+
+    def to_dict(self) -> dict[str, Any]:
+        """The metadata as JSON-ready data (tuples as lists)."""
+        return {
+            name: list(value) if isinstance(value, tuple) else value
+            for name in _field_names(Metadata)
+            for value in (getattr(self, name),)
+        }
+
+
+NO_METADATA: Final = Metadata()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Summary:
     """What the fit found on one page, as plain data: the record a pipeline keeps.
 
@@ -163,17 +220,28 @@ class Summary:
     profile: Profile = field(
         metadata=_doc("Which fit ran: published (SPEC exactly) or article (its rules after).")
     )
+    # Fields added in schema version 2 of the worker's record have defaults,
+    # so that a record of version 1 still decodes as this class.
     lang_detected: str | None = field(
+        default=None,
         metadata=_doc(
             "The language the text is in, as CLD2 detects it (BCP 47: en, de, zh-Hant, ...);"
             " null when it cannot tell reliably."
-        )
+        ),
     )
     lang_confidence: float | None = field(
-        metadata=_doc("The share of the sampled text in lang_detected, 0 to 1; null with it.")
+        default=None,
+        metadata=_doc("The share of the sampled text in lang_detected, 0 to 1; null with it."),
     )
-    text_sha256: str = field(
-        metadata=_doc("SHA-256 of text's UTF-8 bytes, hex: equal texts, equal digests.")
+    text_sha256: str | None = field(
+        default=None,
+        metadata=_doc(
+            "SHA-256 of text's UTF-8 bytes, hex: equal texts, equal digests"
+            " (always set by the fit; null only in records of schema version 1)."
+        ),
+    )
+    metadata: Metadata = field(
+        default=NO_METADATA, metadata=_doc("What the page says about itself.")
     )
 
     def __post_init__(self) -> None:
@@ -223,6 +291,7 @@ class Fit(Summary):
     def to_dict(self, *, blocks: bool = True) -> dict[str, Any]:
         """The result as JSON-ready data (enums as their string values)."""
         data = {name: _plain(getattr(self, name)) for name in _FIT_DATA}
+        data["metadata"] = self.metadata.to_dict()
         if blocks:
             data["blocks"] = [block.to_dict() for block in self.blocks]
         return data

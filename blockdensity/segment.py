@@ -72,7 +72,16 @@ DROP: Final = 2
 class Page:
     """A segmented page: its blocks, their text and link text, title, language."""
 
-    __slots__ = ("blocks", "drop_scopes", "lang", "linked", "scope_parents", "text", "title")
+    __slots__ = (
+        "blocks",
+        "declarations",
+        "drop_scopes",
+        "lang",
+        "linked",
+        "scope_parents",
+        "text",
+        "title",
+    )
 
     def __init__(  # noqa: PLR0913, PLR0917 - a record built in one place
         self,
@@ -83,6 +92,7 @@ class Page:
         lang: str | None,
         drop_scopes: list[str],
         scope_parents: list[int],
+        declarations: list[dom.Node],
     ) -> None:
         self.blocks = blocks
         # Every block's text with its markers, each followed by BLOCK_END.
@@ -96,6 +106,10 @@ class Page:
         self.drop_scopes = drop_scopes
         # Per scope, the index of the scope it sits in, or -1.
         self.scope_parents = scope_parents
+        # The <meta>, <link>, <base> and <script> elements of the body, met on
+        # the way (they are skipped): where the body declares metadata
+        # (blockdensity.metadata), found without another walk of the tree.
+        self.declarations = declarations
 
     def block_texts(self) -> list[str]:
         """Each block's text as the renderer reads it: markers but <br> removed."""
@@ -218,6 +232,10 @@ def _apply_attributes(doc: dom.Document, conf: Conf) -> tuple[dict[int, str], in
     return openers, close_id
 
 
+# The elements that declare metadata and that the walk skips (void or removed).
+_DECLARING_IDS: Final = frozenset(dom.tag_id(name) for name in ("meta", "link", "base", "script"))
+
+
 def _document_title(doc: dom.Document) -> str | None:
     head = doc.head
     if head is None:
@@ -257,6 +275,7 @@ def _walk(doc: dom.Document, conf: Conf, trace: Trace | None) -> Page:  # noqa: 
     skip = tags.SKIP
     line_break = tags.BREAK
     title_flag = tags.TITLE
+    declaring = _DECLARING_IDS
 
     lang = _declared_language(doc)
     title = _document_title(doc)
@@ -265,7 +284,7 @@ def _walk(doc: dom.Document, conf: Conf, trace: Trace | None) -> Page:  # noqa: 
     scope_parents: list[int] = []
     body = doc.body
     if body is None:
-        return Page(blocks, "", "", title or "", lang, drop_scopes, scope_parents)
+        return Page(blocks, "", "", title or "", lang, drop_scopes, scope_parents, [])
     openers, drop_close = _apply_attributes(doc, conf)
 
     pieces: list[str] = []  # the page's text, block after block
@@ -279,6 +298,7 @@ def _walk(doc: dom.Document, conf: Conf, trace: Trace | None) -> Page:  # noqa: 
     boundary_ids = [dom.tag_id("body")]
     skip_ws = True
     drop_stack: list[int] = []
+    declarations: list[dom.Node] = []
 
     # Whitespace-only text nodes (two in three, on real pages) are skipped by
     # lexbor, except inside <pre>. Skipping one can only matter between two
@@ -365,6 +385,8 @@ def _walk(doc: dom.Document, conf: Conf, trace: Trace | None) -> Page:  # noqa: 
                     node = child  # noqa: PLW2901 - the child's text is handled below
                     node_id = text_id
                 elif flags & skip:
+                    if node_id in declaring:
+                        declarations.append(node)
                     if flags & separator:
                         glue_node = None
                         pieces.append(_SPACE)
@@ -470,7 +492,14 @@ def _walk(doc: dom.Document, conf: Conf, trace: Trace | None) -> Page:  # noqa: 
             boundary_ids.pop()
             ends_block = True
     return Page(
-        blocks, "".join(pieces), "".join(links), title or "", lang, drop_scopes, scope_parents
+        blocks,
+        "".join(pieces),
+        "".join(links),
+        title or "",
+        lang,
+        drop_scopes,
+        scope_parents,
+        declarations,
     )
 
 

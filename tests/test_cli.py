@@ -128,6 +128,22 @@ def test_json_is_one_object_a_page_with_the_fit_fields(
     assert (second["page"], second["fallback_reason"]) == (str(short), "single_block")
 
 
+def test_json_has_the_metadata_with_urls_resolved_against_url(
+    tmp_path: Path, capsys: Capture
+) -> None:
+    page = tmp_path / "meta.html"
+    page.write_text(
+        '<link rel="canonical" href="/story"><meta property="og:title" content="Shared">'
+        f"<p>{A20}</p><p>{B20}</p>"
+    )
+    _, out, _ = run_main(["--json", "--url", "https://news.example/a/b?x=1", str(page)], capsys)
+    metadata = json.loads(out)["metadata"]
+    assert metadata["canonical_url"] == "https://news.example/story"
+    assert metadata["title"] == "Shared"
+    _, out, _ = run_main(["--json", str(page)], capsys)
+    assert json.loads(out)["metadata"]["canonical_url"] == "/story"
+
+
 def test_json_keeps_non_ascii_text_as_it_is(short: Path, capsys: Capture) -> None:
     _, out, _ = run_main(["--json", str(short)], capsys)
     assert "caf\u00e9" in out

@@ -41,6 +41,7 @@ def hand_page(*blocks: tuple[str, str]) -> Page:
         None,
         [],
         [],
+        [],
     )
 
 

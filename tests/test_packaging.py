@@ -35,8 +35,8 @@ from tests.deploy.test_docker import _instructions
 from worker.__main__ import EXTRA_MODULES, _missing_extra
 
 ROOT: Final = Path(__file__).resolve().parents[1]
-LIBRARY_REQUIREMENTS: Final = {"selectolax", "webencodings", "faust-cchardet", "pycld2"}
-WORKER_REQUIREMENTS: Final = {"msgspec", "aio-pika", "prometheus-client", "pebble"}
+LIBRARY_REQUIREMENTS: Final = {"selectolax", "webencodings", "faust-cchardet", "pycld2", "msgspec"}
+WORKER_REQUIREMENTS: Final = {"aio-pika", "prometheus-client", "pebble"}
 # The demo and its broker helper: development tools of the repository, not
 # part of what `pip install` gives a user.
 NOT_SHIPPED: Final = ("worker/demo.py", "worker/devbroker.py")
@@ -299,7 +299,7 @@ def test_worker_stack_is_not_installed(venv: Venv) -> None:
         "    except ModuleNotFoundError:\n"
         "        print(name)\n"
     )
-    modules = ["msgspec", "aio_pika", "prometheus_client", "pebble"]
+    modules = ["aio_pika", "prometheus_client", "pebble"]
     result = _python(venv, "-c", probe, *modules)
     _check(result, "the import probe")
     assert result.stdout.split() == modules, "importable without the extra"

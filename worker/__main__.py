@@ -20,7 +20,6 @@ from worker.config import (
 # (`pip install blockdensity`) installs none of them; config and --help need
 # none either.
 EXTRA_MODULES: Final = {
-    "msgspec": "msgspec",
     "aio_pika": "aio-pika",
     "prometheus_client": "prometheus-client",
     "pebble": "pebble",

@@ -91,7 +91,7 @@ _blocks = False
 def fit_page(page: FetchedPage[bytes] | FetchedPage[str]) -> CleanPage:
     """Run the fit on one page (in a pool child) and build its output record."""
     start = time.perf_counter()
-    fit = fit_text(page.body, _conf, charset=page.charset)
+    fit = fit_text(page.body, _conf, charset=page.charset, url=page.url)
     return clean_page(page, fit, time.perf_counter() - start, blocks=_blocks)
 
 

@@ -22,7 +22,7 @@ from typing import Annotated, Any, Final, Generic, TypeVar
 import msgspec
 
 from blockdensity import Decision, Fit, Summary
-from blockdensity.result import BlockKind, summary_fields
+from blockdensity.result import BlockKind, Metadata, summary_fields
 
 __all__ = [
     "MEDIA_TYPES",
@@ -40,9 +40,12 @@ __all__ = [
     "json_schemas",
 ]
 
-# Bumped when CleanPage changes incompatibly; it is also part of the output's
-# message_id, so outputs of different versions never de-duplicate each other.
-SCHEMA_VERSION: Final = 1
+# Bumped when CleanPage changes; it is also part of the output's message_id,
+# so outputs of different versions never de-duplicate each other. Version 2
+# added lang_detected, lang_confidence, text_sha256, metadata and blocks, all
+# optional: a consumer of version 1 ignores them, and a record of version 1
+# still decodes as a CleanPage of version 2 (README, "Message contract").
+SCHEMA_VERSION: Final = 2
 
 BodyT = TypeVar("BodyT", bytes, str)
 
@@ -243,19 +246,20 @@ def json_schemas() -> dict[str, str]:
     out = {}
     for name, struct in _SCHEMA_FILES.items():
         schema = msgspec.json.schema(struct)
-        _describe_dataclass_fields(schema, CleanPage)
+        for record in (CleanPage, KeptBlock, Metadata):
+            _describe_dataclass_fields(schema, record)
         schema = {"$schema": "https://json-schema.org/draft/2020-12/schema", **schema}
         out[name] = json.dumps(schema, indent=2, sort_keys=True) + "\n"
     return out
 
 
-def _describe_dataclass_fields(schema: dict[str, Any], record: type[CleanPage]) -> None:
+def _describe_dataclass_fields(schema: dict[str, Any], record: type[object]) -> None:
     """Copy the fields' descriptions from their metadata into `schema` (msgspec reads
     a Struct's Meta, but a dataclass field's metadata is ours to carry over)."""
     definition = schema.get("$defs", {}).get(record.__name__)
     if definition is None:
         return
-    for item in fields(record):
+    for item in fields(record):  # type: ignore[arg-type]  # a dataclass
         description = item.metadata.get("description")
         if description is not None:
             definition["properties"][item.name]["description"] = description

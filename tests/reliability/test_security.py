@@ -36,7 +36,8 @@ import msgspec
 import pytest
 from yarl import URL
 
-from blockdensity import FallbackReason, Profile
+from blockdensity import FallbackReason, Metadata, Profile, fit_text
+from blockdensity.metadata import MAX_ITEM, MAX_ITEMS, MAX_TEXT
 from devkit.broker import free_port
 from devkit.client import Client
 from devkit.messages import collect, msgpack_page, sample_pages
@@ -109,7 +110,8 @@ def test_no_eval_pickle_shell_or_decompression_in_the_worker_or_the_library() ->
     # objects between our own processes; nothing from the network is unpickled.
     result = fit_page(FetchedPage(url="u", body=b"<p>x</p>"))
     values = [getattr(result, field.name) for field in dataclasses.fields(result)]
-    plain = {str, int, float, bool, FallbackReason, Profile, type(None)}
+    values += [getattr(result.metadata, field.name) for field in dataclasses.fields(Metadata)]
+    plain = {str, int, float, bool, tuple, FallbackReason, Profile, Metadata, type(None)}
     assert {type(value) for value in values} <= plain
 
 
@@ -125,6 +127,30 @@ _WORST_PAGES = {
     "many blocks": (b"<p>a" * 12_500, None),
     "quotes and backslashes": (b'<p>"\\' * 16_000, None),
 }
+
+
+def test_the_metadata_is_bounded_whatever_the_page_declares() -> None:
+    # One long value can declare every field at once (space-separated
+    # properties), a page can declare any number of authors and keywords, and
+    # each character may take four bytes of UTF-8 or two of JSON escaping.
+    value = ("&quot;\\\U0001f600" * MAX_TEXT) + "\x01" * 1_000
+    every = "og:title og:description og:site_name og:type og:image og:url article:author"
+    long_item = "&quot;\U0001f600" * (MAX_ITEM // 3)
+    page = (
+        f'<meta property="{every}" content="{value}">'
+        + "".join(f'<meta name="author" content="A{n} {long_item}">' for n in range(500))
+        + '<meta name="keywords" content="'
+        + ",".join(f"k{n} {long_item}" for n in range(500))
+        + '"><p>text</p>'
+    )
+    metadata = fit_text(page, url="https://e.org/").metadata
+    assert metadata.title is not None
+    assert len(metadata.title) == MAX_TEXT
+    assert "\x01" not in metadata.title
+    assert len(metadata.authors) == len(metadata.keywords) == MAX_ITEMS
+    assert all(len(item) <= MAX_ITEM for item in metadata.authors + metadata.keywords)
+    strings = 6 * MAX_TEXT + 2 * MAX_ITEMS * MAX_ITEM
+    assert len(msgspec.json.encode(metadata)) <= 4 * strings + 1_000
 
 
 @pytest.mark.parametrize("name", sorted(_WORST_PAGES))
@@ -145,8 +171,8 @@ def test_the_output_reports_block_counts_never_the_blocks() -> None:
     assert names == {
         "url", "fetch_id", "status", "title", "lang", "text", "fallback", "fallback_reason",
         "blocks_total", "blocks_with_words", "blocks_kept", "words_total", "words_kept",
-        "profile", "lang_detected", "lang_confidence", "text_sha256", "fit_seconds",
-        "blocks", "schema_version",
+        "profile", "lang_detected", "lang_confidence", "text_sha256", "metadata",
+        "fit_seconds", "blocks", "schema_version",
     }  # fmt: skip
     # The blocks only when the operator asks (BLOCKDENSITY_OUTPUT_BLOCKS), and
     # only the kept ones, never the dropped text.

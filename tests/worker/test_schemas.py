@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 import msgspec
 import pytest
 
-from blockdensity import BlockKind, FallbackReason, Profile, Summary, fit_text
+from blockdensity import BlockKind, FallbackReason, Metadata, Profile, Summary, fit_text
 from worker.schemas import (
     SCHEMA_DIR,
     CleanPage,
@@ -170,6 +170,14 @@ def test_message_id_is_deterministic() -> None:
     assert int(first, 16) >= 0
 
 
+def test_message_id_derives_from_the_schema_version(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The output of version 2 must not de-duplicate against version 1's of the
+    # same input: an indexer would drop the richer record as a redelivery.
+    current = clean_message_id("in-1", "https://e.org/", "f")
+    monkeypatch.setattr("worker.schemas.SCHEMA_VERSION", 1)
+    assert clean_message_id("in-1", "https://e.org/", "f") != current
+
+
 def test_message_id_is_the_same_in_another_process() -> None:
     # Not salted by PYTHONHASHSEED or anything else of the process.
     code = "from worker.schemas import clean_message_id as c; print(c('m', 'u', None))"
@@ -216,7 +224,68 @@ def test_clean_page_round_trips(encoding: Encoding) -> None:
     assert page.fallback
     decoded = decode_clean(encode_clean(page, encoding), encoding)
     assert decoded == page
-    assert decoded.schema_version == 1
+    assert decoded.schema_version == 2
+
+
+class CleanPageV1(msgspec.Struct):
+    """What a consumer written for schema version 1 decodes (msgspec ignores the fields it
+    does not know, as consumers are told to)."""
+
+    url: str
+    fetch_id: str | None
+    status: int
+    title: str
+    lang: str | None
+    text: str
+    fallback: bool
+    fallback_reason: str | None
+    blocks_total: int
+    blocks_with_words: int
+    blocks_kept: int
+    words_total: int
+    words_kept: int
+    profile: str
+    fit_seconds: float
+    schema_version: int
+
+
+@pytest.mark.parametrize("encoding", list(Encoding))
+def test_a_consumer_of_version_1_reads_a_record_of_version_2(encoding: Encoding) -> None:
+    fit = fit_text('<meta property="og:title" content="Shared"><p>one two three</p>', url="u")
+    page = clean_page(FetchedPage(url="https://e.org/", body=b"", status=203), fit, 0.1)
+    assert page.metadata.title == "Shared"
+    data = encode_clean(page, encoding)
+    decode = msgspec.json.decode if encoding is Encoding.JSON else msgspec.msgpack.decode
+    old = decode(data, type=CleanPageV1)
+    assert (old.url, old.status, old.text, old.schema_version) == (
+        "https://e.org/",
+        203,
+        "one two three",
+        2,
+    )
+
+
+@pytest.mark.parametrize("encoding", list(Encoding))
+def test_a_record_of_version_1_still_decodes_as_a_clean_page(encoding: Encoding) -> None:
+    # A record still in a queue from before the upgrade: version 2's fields
+    # are all optional, so a consumer of version 2 reads it.
+    v1 = {name: value for name, value in msgspec.to_builtins(_clean()).items()
+          if name in CleanPageV1.__struct_fields__}  # fmt: skip
+    v1["schema_version"] = 1
+    encode = msgspec.json.encode if encoding is Encoding.JSON else msgspec.msgpack.encode
+    page = decode_clean(encode(v1), encoding)
+    assert page.schema_version == 1
+    assert (page.lang_detected, page.lang_confidence, page.text_sha256) == (None, None, None)
+    assert (page.metadata, page.blocks) == (Metadata(), None)
+    assert page.text == "main text"
+
+
+def test_the_schema_marks_only_version_1_fields_required() -> None:
+    schema = json.loads(json_schemas()["clean_page.schema.json"])
+    required = set(schema["$defs"]["CleanPage"]["required"])
+    assert required == set(CleanPageV1.__struct_fields__) - {"schema_version"}
+    metadata = schema["$defs"]["Metadata"]["properties"]
+    assert metadata["published"]["description"].startswith("When the page says it was published")
 
 
 def test_clean_page_fields_are_the_contract() -> None:
@@ -237,6 +306,7 @@ def test_clean_page_fields_are_the_contract() -> None:
         "lang_detected",
         "lang_confidence",
         "text_sha256",
+        "metadata",
         "url",
         "fetch_id",
         "status",

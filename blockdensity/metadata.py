@@ -1,0 +1,349 @@
+"""What a page says about itself: read from the tree the fit has parsed (no second parse).
+
+Three places declare it: `<meta>` and `<link>` elements (OpenGraph, Twitter
+cards, Dublin Core, the plain HTML names, and the names of the big
+publishing systems: parsely, sailthru), schema.org microdata (`itemprop`),
+and JSON-LD script blocks (blockdensity.jsonld). Each field of Metadata
+takes the first source, in the order of its list below, that gives a
+usable value. The orders put the most specific declaration first (what a
+page declares for its article before what its template declares for every
+page) and were checked on the readability set against the metadata that
+Mozilla's Readability.js test suite expects (bench/metadata.py).
+
+The head's children are read directly; the body's <meta>, <link> and
+JSON-LD elements are those the fit's walk met on its way (it skips them).
+A CSS query over the tree (about 5% of a fit) runs only for microdata
+(itemprop dates and authors), and only when the other sources gave no
+published time.
+Values are whitespace-collapsed, capped in length and number (a page
+cannot make the record large), and URLs are resolved against the page's
+URL (or its <base href>); a URL that does not resolve to http(s) is none.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Iterable
+from itertools import chain
+from typing import Final
+from urllib.parse import urljoin, urlsplit
+
+from blockdensity import dom, jsonld
+from blockdensity.result import Metadata
+from blockdensity.times import rfc3339
+
+__all__ = ["MAX_ITEM", "MAX_ITEMS", "MAX_TEXT", "read_metadata"]
+
+MAX_TEXT: Final = 2_000  # characters kept of one value
+MAX_ITEMS: Final = 32  # authors or keywords kept
+MAX_ITEM: Final = 200  # an author or keyword longer than this is a paragraph: left out
+
+# The elements that declare metadata: <meta> and <link> (pages put them in
+# the body too), <base>, and JSON-LD blocks. The head's are its children; the
+# body's the walk met (segment.Page.declarations), or this query finds.
+_DECLARING: Final = 'meta, link[rel][href], base[href], script[type="application/ld+json"]'
+_META, _LINK, _SCRIPT, _BASE = (dom.tag_id(name) for name in ("meta", "link", "script", "base"))
+# Microdata on elements other than <meta>: read only when the page has no
+# published time yet (one more walk of the tree, 5% of a fit: on the
+# development corpus the other sources leave the time missing on a third of
+# the pages, and microdata adds nothing to them, so it is worth its cost
+# only where a declared time would otherwise be missed). It is last in the
+# lists of the fields it gives, so reading it later changes no other value.
+_MICRODATA: Final = ", ".join(
+    ("[itemprop~=datePublished]", "[itemprop~=dateModified]", "[itemprop~=author]", "time[pubdate]")
+)
+
+# Where each field comes from, in order. Keys are lower-cased <meta>
+# property/name/itemprop values; "ld:" keys are the JSON-LD main entity's
+# (the article: jsonld.main_entity) or the site's ("ld:site"); "link:" keys
+# are <link rel>; "micro:" keys are microdata elements other than <meta>.
+_TITLE: Final = (
+    "ld:headline", "og:title", "dc.title", "dc:title", "dcterms.title", "twitter:title",
+    "parsely-title", "sailthru.title", "title", "ld:name", "headline",
+)  # fmt: skip
+_DESCRIPTION: Final = (
+    "og:description", "ld:description", "description", "twitter:description",
+    "dc.description", "dc:description", "dcterms.description", "sailthru.description",
+)  # fmt: skip
+_SITE_NAME: Final = ("ld:publisher", "og:site_name", "ld:site")
+_TYPE: Final = ("og:type", "ld:@type")
+_IMAGE: Final = (
+    "og:image", "og:image:url", "og:image:secure_url", "ld:image", "twitter:image",
+    "twitter:image:src", "link:image_src", "image", "thumbnail",
+)  # fmt: skip
+_PUBLISHED: Final = (
+    "ld:datepublished", "article:published_time", "og:published_time", "datepublished",
+    "micro:datepublished", "parsely-pub-date", "sailthru.date", "dc.date.issued",
+    "dcterms.issued", "dcterms.created", "dc.date", "dc:date", "date", "pubdate",
+    "publishdate", "publish-date", "publish_date", "article.published", "published_time",
+    "ld:datecreated", "micro:datepublished", "micro:pubdate",
+)  # fmt: skip
+_MODIFIED: Final = (
+    "ld:datemodified", "article:modified_time", "og:updated_time", "datemodified",
+    "dcterms.modified", "dc.date.modified", "last-modified", "article.updated", "lastmod",
+    "micro:datemodified",
+)  # fmt: skip
+_AUTHORS: Final = (
+    "ld:author", "dc.creator", "dc:creator", "dcterms.creator", "author", "article:author",
+    "parsely-author", "sailthru.author", "byl", "ld:creator", "micro:author",
+)  # fmt: skip
+_KEYWORDS: Final = ("keywords", "news_keywords", "article:tag", "ld:keywords", "parsely-tags")
+_CANONICAL: Final = ("link:canonical", "og:url")
+
+_CONTROLS: Final = dict.fromkeys([*range(0x20), 0x7F], " ")
+# The meta attributes that name what `content` declares.
+_NAME_ATTRIBUTES: Final = ("property", "name", "itemprop", "http-equiv")
+
+
+def read_metadata(
+    doc: dom.Document, url: str | None = None, body: Iterable[dom.Node] | None = None
+) -> Metadata:
+    """The metadata `doc` declares; URLs in it resolved against `url` (else kept as given).
+
+    `body`: the body's declaring elements, if the caller has them (the fit's
+    walk does); else a query finds them.
+    """
+    root = doc.root
+    if root is None:
+        return Metadata()
+    head = doc.head
+    if body is None:
+        body = dom.select(doc.body, _DECLARING) if doc.body is not None else ()
+    values: dict[str, list[str]] = {}
+    scripts: list[str] = []
+    base_href = _read_declarations(
+        chain(head.iter() if head is not None else (), body), values, scripts
+    )
+    if scripts:
+        _read_jsonld(scripts, values)
+    base = _resolve(url, base_href) if base_href else url
+    metadata = _metadata(values, base or url)
+    if metadata.published is None:
+        for node in dom.select(root, _MICRODATA):
+            _read_microdata(node, node.attributes, values)
+        metadata = _metadata(values, base or url)
+    return metadata
+
+
+def _read_declarations(
+    nodes: Iterable[dom.Node], values: dict[str, list[str]], scripts: list[str]
+) -> str | None:
+    """Read <meta> and <link> into `values`, JSON-LD texts into `scripts`; the first
+    <base href> (the one that counts, as in browsers)."""
+    base_href = None
+    for node in nodes:
+        tag = node.tag_id
+        if tag == _META:
+            _read_meta(node.attributes, values)
+        elif tag == _LINK:
+            attributes = node.attributes
+            for rel in (attributes.get("rel") or "").lower().split():
+                _add(values, f"link:{rel}", attributes.get("href"))
+        elif tag == _SCRIPT:
+            if (node.attributes.get("type") or "").strip().lower() == "application/ld+json":
+                scripts.append(node.text(deep=True))
+        elif tag == _BASE and base_href is None:
+            base_href = node.attributes.get("href")
+    return base_href
+
+
+def _read_meta(attributes: dict[str, str | None], values: dict[str, list[str]]) -> None:
+    content = attributes.get("content")
+    if not content:
+        return
+    for attribute in _NAME_ATTRIBUTES:
+        names = attributes.get(attribute)
+        if names:
+            # Space-separated: <meta property="dc:title og:title" ...> declares both.
+            for name in names.lower().split():
+                _add(values, name, content)
+
+
+def _read_microdata(
+    node: dom.Node, attributes: dict[str, str | None], values: dict[str, list[str]]
+) -> None:
+    if "pubdate" in attributes:
+        _add(values, "micro:pubdate", attributes.get("datetime"))
+    for prop in (attributes.get("itemprop") or "").lower().split():
+        if prop in {"datepublished", "datemodified"}:
+            # <time datetime>, <meta content>, <abbr title>, else the text.
+            value = (
+                attributes.get("datetime")
+                or attributes.get("content")
+                or attributes.get("title")
+                or node.text()
+            )
+            _add(values, f"micro:{prop}", value)
+        elif prop == "author":
+            names = dom.select(node, "[itemprop~=name]")
+            named = names[0] if names else node
+            value = named.attributes.get("content") or named.text(deep=True, separator=" ")
+            _add(values, "micro:author", value)
+
+
+def _read_jsonld(scripts: list[str], values: dict[str, list[str]]) -> None:
+    blocks, salvaged = jsonld.decode_blocks(scripts)
+    entity = jsonld.main_entity(blocks)
+    if entity is not None:
+        for key in ("headline", "name", "description", "datePublished", "dateModified",
+                    "dateCreated"):  # fmt: skip
+            _add(values, f"ld:{key.lower()}", _string(entity.get(key)))
+        types = entity.get("@type")
+        first = types[0] if isinstance(types, list) and types else types
+        _add(values, "ld:@type", _string(first))
+        for key in ("author", "creator"):
+            for name in _names(entity.get(key)):
+                _add(values, f"ld:{key}", name)
+        for name in _names(entity.get("publisher")):
+            _add(values, "ld:publisher", name)
+        _add(values, "ld:image", _url_of(entity.get("image")))
+        for keyword in _keywords(entity.get("keywords")):
+            _add(values, "ld:keywords", keyword)
+    for key, date in salvaged.items():
+        _add(values, f"ld:{key.lower()}", date)
+    site = jsonld.site_entity(blocks)
+    if site is not None:
+        _add(values, "ld:site", _string(site.get("name")))
+
+
+def _add(values: dict[str, list[str]], key: str, value: str | None) -> None:
+    if value:
+        values.setdefault(key, []).append(value)
+
+
+def _metadata(values: dict[str, list[str]], base: str | None) -> Metadata:
+    return Metadata(
+        canonical_url=_first_url(values, _CANONICAL, base),
+        title=_first_text(values, _TITLE),
+        description=_first_text(values, _DESCRIPTION),
+        site_name=_first_text(values, _SITE_NAME),
+        type=_first_text(values, _TYPE),
+        image=_first_url(values, _IMAGE, base),
+        published=_first_time(values, _PUBLISHED),
+        modified=_first_time(values, _MODIFIED),
+        authors=_all_texts(values, _AUTHORS, names=True),
+        keywords=_all_texts(values, _KEYWORDS, split=True),
+    )
+
+
+def _first_text(values: dict[str, list[str]], keys: Iterable[str]) -> str | None:
+    for key in keys:
+        for value in values.get(key, ()):
+            text = _clean(value)
+            if text:
+                return text
+    return None
+
+
+def _first_url(values: dict[str, list[str]], keys: Iterable[str], base: str | None) -> str | None:
+    for key in keys:
+        for value in values.get(key, ()):
+            resolved = _resolve(base, value)
+            if resolved:
+                return resolved
+    return None
+
+
+def _first_time(values: dict[str, list[str]], keys: Iterable[str]) -> str | None:
+    for key in keys:
+        for value in values.get(key, ()):
+            moment = rfc3339(value)
+            if moment is not None:
+                return moment
+    return None
+
+
+def _all_texts(
+    values: dict[str, list[str]],
+    keys: Iterable[str],
+    *,
+    names: bool = False,
+    split: bool = False,
+) -> tuple[str, ...]:
+    """The values of the first key that gives any (a page's authors are one source's list,
+    not a union of its template's and its article's), de-duplicated, capped."""
+    for key in keys:
+        found: dict[str, None] = {}
+        for value in values.get(key, ()):
+            for part in value.split(",") if split else (value,):
+                text = _clean(part)
+                if names:
+                    text = _name(text) if _is_name(text) else ""
+                if text and len(text) <= MAX_ITEM:
+                    found.setdefault(text, None)
+        if found:
+            return tuple(found)[:MAX_ITEMS]
+    return ()
+
+
+def _is_name(text: str) -> bool:
+    # article:author is often the author's profile URL; a handle is not a name.
+    return not text.startswith(("http://", "https://", "@", "/"))
+
+
+def _name(text: str) -> str:
+    """An author's name without the "By " a byline puts before it."""
+    return text[3:].lstrip() if text[:3].lower() == "by " else text
+
+
+def _clean(value: str) -> str:
+    if "&" in value:
+        # JSON-LD and some <meta> content arrive with their references still escaped.
+        value = html.unescape(value)
+    text = " ".join(value.split())
+    if not text.isprintable():
+        # Control characters (which JSON would write as six bytes each) are no text.
+        text = " ".join(text.translate(_CONTROLS).split())
+    return text[:MAX_TEXT]
+
+
+def _resolve(base: str | None, value: str | None) -> str | None:
+    if not value:
+        return None
+    value = value.strip()
+    # Most are absolute already: urljoin (slow) only for the others.
+    absolute = value.startswith(("https://", "http://"))
+    try:
+        resolved = urljoin(base, value) if base and not absolute else value
+        parts = urlsplit(resolved)
+    except ValueError:  # an invalid IPv6 host, say
+        return None
+    if parts.scheme not in {"http", "https"} or not parts.netloc:
+        return value if not base and not parts.scheme else None
+    return resolved[:MAX_TEXT]
+
+
+def _string(value: object) -> str | None:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list) and value and isinstance(value[0], str):
+        return value[0]
+    return None
+
+
+def _names(value: object) -> list[str]:
+    """The names of a JSON-LD person or organisation value: a name, an object with one,
+    or a list of either."""
+    items = value if isinstance(value, list) else [value]
+    names = []
+    for item in items[:MAX_ITEMS]:
+        name = _string(item.get("name")) if isinstance(item, dict) else _string(item)
+        if name:
+            names.append(name)
+    return names
+
+
+def _url_of(value: object) -> str | None:
+    """A JSON-LD image: a URL, an ImageObject with one, or a list of either (the first)."""
+    item = value[0] if isinstance(value, list) and value else value
+    if isinstance(item, dict):
+        item = item.get("url") or item.get("contentUrl")
+    return item if isinstance(item, str) else None
+
+
+def _keywords(value: object) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list):
+        return [item for item in value[:MAX_ITEMS] if isinstance(item, str)]
+    return []
