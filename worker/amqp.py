@@ -24,6 +24,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
 import aio_pika
+import aiormq
 import aiormq.exceptions
 from aio_pika.abc import (
     AbstractChannel,
@@ -102,6 +103,7 @@ def input_queue_arguments(settings: Settings) -> dict[str, Any]:
 
 
 _QUORUM: Final[dict[str, Any]] = {"x-queue-type": "quorum"}
+_PERSISTENT: Final = 2  # AMQP delivery_mode
 # The type of the exchange that spreads pages over several input queues by URL.
 _CONSISTENT_HASH: Final = "x-consistent-hash"
 
@@ -538,13 +540,20 @@ class FeedPublisher:
     lost, the unconfirmed publishes fail, and the feeder stops with its
     checkpoint at the last page confirmed (a restart goes on from there)
     rather than guess which of them the broker has.
+
+    Publishes go to aiormq's channel directly, without waiting for each
+    frame to be written (wait=False): aio-pika's publish holds the channel's
+    lock until its frames have drained to the socket, one message per turn
+    of the event loop, which caps a publisher at a few thousand messages a
+    second. The feeder's window bounds what is queued instead.
     """
 
     def __init__(self, settings: Settings, timeout: float) -> None:
         self._settings = settings
         self._timeout = timeout
         self._connection: aio_pika.abc.AbstractConnection | None = None
-        self._exchange: AbstractExchange | None = None
+        self._channel: aiormq.Channel | None = None
+        self._exchange = ""  # the default exchange: straight to a queue
         self._by_url = bool(settings.input_exchange)
         self._queues = settings.input_queues
 
@@ -555,18 +564,21 @@ class FeedPublisher:
             self._connection = await aio_pika.connect(
                 url, client_properties={"connection_name": "blockdensity-feed"}
             )
-            channel = await self._connection.channel(publisher_confirms=True, on_return_raises=True)
+            channel = await self._connection.channel(publisher_confirms=True)
             # The input queues as the worker declares them, so that the feeder may start first.
             for name in self._queues:
                 await channel.declare_queue(
                     name, durable=True, arguments=input_queue_arguments(settings)
                 )
             if settings.input_exchange:
-                self._exchange = await channel.declare_exchange(
+                exchange = await channel.declare_exchange(
                     settings.input_exchange, _CONSISTENT_HASH, durable=True
                 )
-            else:
-                self._exchange = channel.default_exchange
+                self._exchange = exchange.name
+            underlay = await channel.get_underlay_channel()
+            if not isinstance(underlay, aiormq.Channel):  # the one aiormq has
+                raise TypeError(f"unexpected aiormq channel {underlay!r}")
+            self._channel = underlay
         except (*_PUBLISH_ERRORS, OSError) as error:
             raise PublishFailedError(f"cannot feed {redact_url(url)}: {error!r}") from None
 
@@ -574,7 +586,7 @@ class FeedPublisher:
         self, body: bytes, *, content_type: str, message_id: str, url: str
     ) -> asyncio.Task[None]:
         """Publish one page; the task ends once the broker has it in a queue."""
-        if self._exchange is None:
+        if self._channel is None:
             raise RuntimeError("FeedPublisher.publish before connect")
         if self._by_url:  # the consistent-hash exchange spreads by URL
             key = url
@@ -582,21 +594,36 @@ class FeedPublisher:
             key = self._queues[0]
         else:  # several queues without the exchange: spread by URL all the same
             key = self._queues[zlib.crc32(url.encode()) % len(self._queues)]
-        message = aio_pika.Message(
-            body,
-            content_type=content_type,
-            message_id=message_id,
-            delivery_mode=aio_pika.DeliveryMode.PERSISTENT,
+        properties = aiormq.spec.Basic.Properties(
+            content_type=content_type, message_id=message_id, delivery_mode=_PERSISTENT
         )
-        return asyncio.create_task(self._confirmed(self._exchange, message, key))
+        return asyncio.create_task(self._confirmed(self._channel, body, properties, key))
 
     async def _confirmed(
-        self, exchange: AbstractExchange, message: aio_pika.Message, key: str
+        self,
+        channel: aiormq.Channel,
+        body: bytes,
+        properties: aiormq.spec.Basic.Properties,
+        key: str,
     ) -> None:
         try:
-            await exchange.publish(message, key, mandatory=True, timeout=self._timeout)
+            result = await channel.basic_publish(
+                body,
+                exchange=self._exchange,
+                routing_key=key,
+                properties=properties,
+                mandatory=True,
+                timeout=self._timeout,
+                wait=False,
+            )
         except _PUBLISH_ERRORS as error:
-            raise PublishFailedError(f"publish of {message.message_id} failed: {error!r}") from None
+            raise PublishFailedError(
+                f"publish of {properties.message_id} failed: {error!r}"
+            ) from None
+        if not isinstance(result, aiormq.spec.Basic.Ack):  # returned: no queue took it
+            raise PublishFailedError(
+                f"publish of {properties.message_id} was returned unroutable (no queue {key!r}?)"
+            )
 
     async def close(self) -> None:
         if self._connection is not None and not self._connection.is_closed:

@@ -52,6 +52,7 @@ DEFAULT_CHECKPOINT: Final = Path("blockdensity-feed.checkpoint.json")
 DEFAULT_WINDOW: Final = 1000
 _SAVE_INTERVAL: Final = 1.0  # seconds: the checkpoint is saved at least this often while feeding
 _EXIT_INTERRUPTED: Final = 130
+_YIELD_EVERY: Final = 64  # pages published between turns of the event loop, at most
 
 
 @dataclass
@@ -111,15 +112,19 @@ class _Window:
         self._pending.append((offset, confirm))
 
     async def room(self) -> None:
-        """Return once one more page may be published (saving the checkpoint as it goes)."""
+        """Return once one more page may be published (saving the checkpoint as it goes).
+
+        A full window waits for about half of it to be confirmed and then
+        saves once: a save (an fsync) per page would cost more than the page.
+        """
         self._advance()
         while len(self._pending) + self._unsaved + 1 > self._size:
             if self._pending:
-                await asyncio.wait({self._pending[0][1]})
+                half = max(0, self._size // 2 - self._unsaved - 1)
+                await asyncio.wait({self._pending[min(half, len(self._pending) - 1)][1]})
                 self._advance()
-            if self._unsaved:
-                self.save()
-        if self._unsaved * 2 >= self._size or time.monotonic() - self._saved_at > _SAVE_INTERVAL:
+            self.save()
+        if time.monotonic() - self._saved_at > _SAVE_INTERVAL:
             self.save()
 
     async def drain(self) -> None:
@@ -257,7 +262,9 @@ class _Feed:
                 window.add(item.offset, confirm)
                 self.published += 1
                 tally.pages += 1
-                await asyncio.sleep(0)  # let the frames go out and the confirms come in
+                if self.published % _YIELD_EVERY == 0:
+                    # Let the frames go out and the confirms in (a full window waits anyway).
+                    await asyncio.sleep(0)
             if self.progress is not None:
                 self.progress.update(tally.records, tally.pages, self.done_bytes + item.offset)
             if (options.limit is not None and tally.pages >= options.limit) or self.stop.is_set():

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import gzip
+import io
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -11,11 +13,13 @@ from typing import Any
 import pytest
 
 from blockdensity import fit_text
+from devkit.broker import free_port
 from devkit.corpus import DEFAULT_DATA
 from devkit.messages import corpus_pages
 from devkit.paths import ROOT
 from devkit.warcs import WarcPageSpec, write_warc
 from worker.checkpoint import Checkpoint, CheckpointError
+from worker.progress import Progress
 from worker.schemas import Encoding, decode_page
 from worker.sources import find_sources
 from worker.warc import read_warc, seekable_offset
@@ -205,3 +209,33 @@ def test_a_checkpoint_is_for_one_target(tmp_path: Path) -> None:
     warc.write_bytes(_record("a", HTTP) * 2)  # another file now: from the start
     assert Checkpoint.load(path, "amqp://h/ q1").mark(warc).offset == 0
     assert not list(tmp_path.glob(".*tmp"))
+
+
+def test_a_broker_that_does_not_answer_is_one_line_and_status_1(tmp_path: Path) -> None:
+    warc = tmp_path / "x.warc"
+    warc.write_bytes(_record("a", HTTP))
+    port = free_port()
+    result = subprocess.run(  # noqa: S603 - our own interpreter and modules
+        [sys.executable, "-m", "worker.feed", "--checkpoint", str(tmp_path / "cp"), str(warc)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+        check=False,
+        env={**os.environ, "BLOCKDENSITY_AMQP_URL": f"amqp://guest:guest@127.0.0.1:{port}/"},
+    )
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr
+    assert f"cannot feed amqp://guest:***@127.0.0.1:{port}/" in result.stderr
+
+
+def test_progress_shows_pages_megabytes_rate_and_the_time_left() -> None:
+    out = io.StringIO()
+    progress = Progress(10_000_000, stream=out, bar=True)
+    progress.update(100, 90, 2_500_000)
+    line = progress.line()
+    assert line.startswith("records 100  pages 90  2.5/10.0 MB (25%)")
+    assert "pages/s  ETA " in line
+    progress.finish()
+    assert out.getvalue().startswith("\rrecords 100")
+    assert out.getvalue().endswith("\n")
