@@ -6,8 +6,8 @@ record), with:
 
 - WARC-Target-URI: the page's URL; WARC-Refers-To: the fetch's id when it
   is a WARC record id (`<urn:...>`, what the feeder sets from WARC-Record-ID);
-- WARC-Record-ID: a urn:uuid made from the output's message_id, so that a
-  page collected twice (at least once) has the same id both times;
+- WARC-Record-ID: a version 5 urn:uuid of the output's message_id, so that
+  a page collected twice (at least once) has the same id both times;
 - WARC-Date: the fetch's date when the record carries one, else the time
   of collection (CleanPage version 1 has no fetch date);
 - WARC-Identified-Content-Language: the detected language, as the fit
@@ -32,12 +32,10 @@ _SOFTWARE: Final = "blockdensity-collect"
 
 
 def record_uuid(message_id: str | None, url: str) -> str:
-    key = message_id or url
-    try:
-        value = uuid.UUID(hex=key[:32])
-    except ValueError:
-        value = uuid.uuid5(uuid.NAMESPACE_URL, key)
-    return f"<urn:uuid:{value}>"
+    """A name-based (version 5) UUID of the output's message_id: the same for every
+    delivery of one output, so that a duplicate record is recognisable as one."""
+    key = f"blockdensity:message_id:{message_id}" if message_id else f"blockdensity:url:{url}"
+    return f"<urn:uuid:{uuid.uuid5(uuid.NAMESPACE_URL, key)}>"
 
 
 def conversion_record(clean: dict[str, Any], message_id: str | None) -> bytes:

@@ -29,6 +29,7 @@ from devkit.warcs import WarcPageSpec, write_warc
 from devkit.workers import WorkerProcess, start_worker
 from worker.config import Settings
 from worker.sources import feed_message_id
+from worker.wet import record_uuid
 
 pytestmark = pytest.mark.integration
 
@@ -265,7 +266,10 @@ async def test_the_collector_writes_wet_records_that_refer_to_their_source(
     _, headers, block = records[1]
     assert headers.get_header("WARC-Refers-To") == record_id
     assert headers.get_header("WARC-Target-URI") == "https://w.example/"
-    assert headers.get_header("WARC-Record-ID") == f"<urn:uuid:{uuid.UUID(hex='ab' * 16)}>"
+    record = headers.get_header("WARC-Record-ID")
+    assert record == record_uuid("ab" * 16, "https://elsewhere.example/")  # the id's, not the url's
+    assert record != record_uuid("cd" * 16, "https://w.example/")
+    assert uuid.UUID(record.removeprefix("<urn:uuid:").removesuffix(">")).version == 5
     assert headers.get_header("Content-Type") == "text/plain"
     assert block == b"T\nfirst\nsecond"
     with contextlib.suppress(Exception):
