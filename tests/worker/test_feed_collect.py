@@ -99,6 +99,7 @@ async def test_a_feed_killed_and_restarted_delivers_every_page_with_at_most_the_
     counts = Counter(message.message_id for message in got)
     assert set(counts) == expected  # every page, nothing else
     duplicates = sum(counts.values()) - len(counts)
+    print(f"killed at offset {killed_at}: {duplicates} duplicates, window {window}")
     assert duplicates <= window
     # A third run has nothing left to do.
     third = _command("worker.feed", *args, str(warc), env=env, log=log)
