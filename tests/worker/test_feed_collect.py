@@ -27,8 +27,9 @@ from devkit.messages import collect, corpus_pages
 from devkit.paths import ROOT
 from devkit.warcs import WarcPageSpec, write_warc
 from devkit.workers import WorkerProcess, start_worker
+from worker.amqp import FeedPublisher, PublishFailedError
 from worker.config import Settings
-from worker.sources import feed_message_id
+from worker.sources import MSGPACK, feed_message_id
 from worker.wet import record_uuid
 
 pytestmark = pytest.mark.integration
@@ -275,3 +276,19 @@ async def test_the_collector_writes_wet_records_that_refer_to_their_source(
     assert block == b"T\nfirst\nsecond"
     with contextlib.suppress(Exception):
         await client.channel.queue_delete(settings.dead_letter_queue)
+
+
+async def test_a_publish_no_queue_takes_fails_and_is_not_counted_confirmed(
+    client: Client, settings: Settings
+) -> None:
+    publisher = FeedPublisher(settings, 10)
+    await publisher.connect()
+    try:
+        routed = publisher.publish(b"x", content_type=MSGPACK, message_id="m1", url="https://x/")
+        await routed
+        publisher._queues = (f"{settings.input_queue}.absent",)  # a route lost
+        lost = publisher.publish(b"x", content_type=MSGPACK, message_id="m2", url="https://x/")
+        with pytest.raises(PublishFailedError, match="returned unroutable"):
+            await lost
+    finally:
+        await publisher.close()

@@ -239,3 +239,33 @@ def test_progress_shows_pages_megabytes_rate_and_the_time_left() -> None:
     progress.finish()
     assert out.getvalue().startswith("\rrecords 100")
     assert out.getvalue().endswith("\n")
+
+
+def test_html_files_and_jsonl_lines_are_pages_too(tmp_path: Path) -> None:
+    folder = tmp_path / "site"
+    (folder / "a b").mkdir(parents=True)
+    (folder / "a b" / "page.html").write_bytes(b"<p>one</p>")
+    lines = [
+        b'{"url": "https://j.example/1", "body": "<p>two</p>", "fetch_id": "f1"}',
+        b"",
+        b'{"url": "", "body": "x"}',  # invalid: an empty url
+        b'{"url": "https://j.example/3", "body": "<p>3</p>", "dead_letter": {"reason": "status"}}',
+    ]
+    (folder / "pages.jsonl").write_bytes(b"\n".join(lines) + b"\n")
+    html, jsonl = sorted(find_sources([folder]), key=lambda source: source.kind)
+    (item,) = html.items(0, LIMIT)
+    assert item.message is not None
+    assert item.message.url == "https://local.invalid/a%20b/page.html"
+    assert decode_page(item.message.body, Encoding.MSGPACK).body == b"<p>one</p>"
+    assert list(html.items(1, LIMIT)) == []  # fed: nothing left of the file
+    items = list(jsonl.items(0, LIMIT))
+    assert [item.kind for item in items] == ["page", "bad", "page"]
+    assert "url" in (items[1].problem or "")
+    assert items[1].offset == len(lines[0]) + 2  # where its line starts, for the message
+    first, third = items[0].message, items[2].message
+    assert first is not None
+    assert third is not None
+    assert first.content_type == "application/json"
+    assert first.body == lines[0]  # as it is: the worker answers in JSON
+    # From the offset of the third line on, only it.
+    assert [i.offset for i in jsonl.items(items[2].offset, LIMIT)] == [items[2].offset]
