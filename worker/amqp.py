@@ -657,8 +657,12 @@ class Incoming:
         return self._message.message_id
 
     async def ack_through(self) -> None:
-        """Acknowledge this message and every earlier one of its queue (basic.ack multiple)."""
-        await self._message.ack(multiple=True)
+        """Acknowledge this message and every earlier one of its queue (basic.ack multiple);
+        PublishFailedError when the channel is gone (the broker delivers them again)."""
+        try:
+            await self._message.ack(multiple=True)
+        except _SETTLE_ERRORS as error:
+            raise PublishFailedError(f"could not ack: {error!r}") from None
 
 
 class QueueReader:

@@ -35,7 +35,8 @@ __all__ = ["Entry", "WarcPage", "is_warc", "read_warc", "seekable_offset"]
 
 _GZIP_MAGIC: Final = b"\x1f\x8b\x08"
 _WARC_LINE: Final = b"WARC/1."
-# What is kept of a record type's name in the counts (the rest count as their type).
+# The records whose payloads may be pages (a revisit has none of its own; the
+# other types count under their names).
 _PAGE_TYPES: Final = WarcRecordType.response
 
 

@@ -23,7 +23,7 @@ from warcio.archiveiterator import ArchiveIterator
 from blockdensity import fit_text
 from devkit.client import Client
 from devkit.corpus import DEFAULT_DATA
-from devkit.messages import collect, corpus_pages
+from devkit.messages import collect, corpus_pages, page_url
 from devkit.paths import ROOT
 from devkit.warcs import WarcPageSpec, write_warc
 from devkit.workers import WorkerProcess, start_worker
@@ -292,3 +292,28 @@ async def test_a_publish_no_queue_takes_fails_and_is_not_counted_confirmed(
             await lost
     finally:
         await publisher.close()
+
+
+@pytest.mark.slow
+async def test_sigterm_saves_the_checkpoint_and_a_second_run_finishes(
+    tmp_path: Path, client: Client, settings: Settings, env: dict[str, str]
+) -> None:
+    specs = [WarcPageSpec(f"https://term.example/{i}", b"<p>page %d</p>" % i) for i in range(300)]
+    warc = tmp_path / "crawl.warc"  # plain, not gzipped: offsets are the file's own
+    write_warc(warc, specs, gzipped=False)
+    checkpoint = tmp_path / "feed.json"
+    log = tmp_path / "feed.log"
+    args = ["--checkpoint", str(checkpoint), "--window", "20", "--progress", "log"]
+    first = _command("worker.feed", *args, "--rate", "150", str(warc), env=env, log=log)
+    _wait(lambda: _checkpointed_offset(checkpoint) > 0, 30, "a checkpoint")
+    first.send_signal(signal.SIGTERM)
+    assert first.wait(30) == 130, log.read_text()
+    stopped_at = _checkpointed_offset(checkpoint)
+    assert 0 < stopped_at < warc.stat().st_size
+    assert "Traceback" not in log.read_text()
+    second = _command("worker.feed", *args, str(warc), env=env, log=log)
+    assert second.wait(60) == 0, log.read_text()
+    got = await collect(client, settings.input_queue, 600, timeout=20, until_empty=True)
+    urls = Counter(page_url(message) for message in got)
+    assert set(urls) == {spec.url for spec in specs}
+    assert sum(urls.values()) - len(urls) <= 20

@@ -269,3 +269,18 @@ def test_html_files_and_jsonl_lines_are_pages_too(tmp_path: Path) -> None:
     assert first.body == lines[0]  # as it is: the worker answers in JSON
     # From the offset of the third line on, only it.
     assert [i.offset for i in jsonl.items(items[2].offset, LIMIT)] == [items[2].offset]
+
+
+def test_limit_stops_after_that_many_pages(tmp_path: Path) -> None:
+    path = tmp_path / "five.warc.gz"
+    write_warc(path, [WarcPageSpec(f"https://l.example/{i}", b"<p>x</p>") for i in range(5)])
+    result = subprocess.run(  # noqa: S603 - our own interpreter and modules
+        [sys.executable, "-m", "worker.feed", "--dry-run", "--limit", "2", str(path)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert ", 2 pages read (dry run" in result.stdout
