@@ -1,7 +1,8 @@
 """python -m devkit.demo (`./dev demo`): the queue stage end to end, on the sample pages.
 
 Starts RabbitMQ if it is not answering, starts `python -m worker` with queue
-names of its own, publishes each page of samples/ (MessagePack), prints what
+names of its own, publishes each page of samples/ (MessagePack, with
+blockdensity-feed's code: worker.feed), prints what
 comes back (title, fallback state, the first lines of text), a summary of
 the worker's /metrics, then stops the worker with SIGTERM and shows that it
 exited 0. Exit status 0 when every page came back and the worker exited 0.
@@ -24,14 +25,18 @@ import time
 import urllib.error
 import urllib.request
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import msgspec
 
 from devkit.broker import ensure_rabbitmq, free_port, scratch_topology
 from devkit.client import Client
 from devkit.paths import SAMPLES
+from worker.amqp import FeedPublisher
 from worker.config import load_settings
+from worker.feed import FeedOptions, feed
 from worker.schemas import CleanPage
+from worker.sources import find_sources
 
 _SAMPLE = re.compile(r'^(blockdensity_[a-z_]+)(?:\{([a-z_]+)="([a-z_]+)"\})? (\S+)$')
 
@@ -130,28 +135,23 @@ async def _demo(samples: list[Path], lines: int) -> int:
         try:
             await asyncio.to_thread(_wait_ready, worker, port)
             print(f"ready:    http://127.0.0.1:{port}/readyz says so")
-            for path in samples:
-                await client.publish(
-                    settings.input_queue,
-                    msgspec.msgpack.encode(
-                        {
-                            # A crawler's URL is absolute http(s); .invalid never resolves.
-                            "url": f"https://samples.invalid/{path.name}",
-                            "body": path.read_bytes(),
-                            "content_type": "text/html",
-                            "fetch_id": path.stem,
-                        }
-                    ),
-                    content_type="application/msgpack",
-                )
+            # Published as a crawl is: by blockdensity-feed's own code (HTML files in).
+            # A crawler's URL is absolute http(s); .invalid never resolves.
+            publisher = FeedPublisher(settings, 30)
+            await publisher.connect()
+            try:
+                sources = find_sources(samples, base_url="https://samples.invalid/")
+                await feed(sources, FeedOptions(), publisher=publisher)
+            finally:
+                await publisher.close()
             print(f"published {len(samples)} pages from {samples[0].parent}")
             outputs = await client.drain(settings.output_queue, len(samples), timeout=60)
             pages = sorted(
                 (msgspec.msgpack.decode(message.body, type=CleanPage) for message in outputs),
-                key=lambda page: page.fetch_id or "",
+                key=lambda page: page.url,
             )
             for page in pages:
-                _show_page(page.fetch_id or page.url, page, lines)
+                _show_page(Path(urlsplit(page.url).path).stem, page, lines)
             _show_metrics(_metrics(_get(port, "/metrics")[1]))
         finally:
             worker.send_signal(signal.SIGTERM)

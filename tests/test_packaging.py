@@ -36,7 +36,7 @@ from worker.__main__ import EXTRA_MODULES, _missing_extra
 
 ROOT: Final = Path(__file__).resolve().parents[1]
 LIBRARY_REQUIREMENTS: Final = {"selectolax", "webencodings", "faust-cchardet", "pycld2", "msgspec"}
-WORKER_REQUIREMENTS: Final = {"aio-pika", "prometheus-client", "pebble"}
+WORKER_REQUIREMENTS: Final = {"aio-pika", "prometheus-client", "pebble", "fastwarc"}
 # The demo and its broker helper: development tools of the repository, not
 # part of what `pip install` gives a user.
 NOT_SHIPPED: Final = ("worker/demo.py", "worker/devbroker.py")
@@ -238,7 +238,11 @@ def test_worker_stack_comes_only_with_the_worker_extra(wheel: Wheel) -> None:
 
 def test_wheel_installs_the_command(wheel: Wheel) -> None:
     assert wheel.entry_points.sections() == ["console_scripts"]
-    assert dict(wheel.entry_points["console_scripts"]) == {"blockdensity": "blockdensity.cli:run"}
+    assert dict(wheel.entry_points["console_scripts"]) == {
+        "blockdensity": "blockdensity.cli:run",
+        "blockdensity-feed": "worker.commands:feed",
+        "blockdensity-collect": "worker.commands:collect",
+    }
 
 
 # --- the file list ----------------------------------------------------------------
@@ -299,7 +303,7 @@ def test_worker_stack_is_not_installed(venv: Venv) -> None:
         "    except ModuleNotFoundError:\n"
         "        print(name)\n"
     )
-    modules = ["aio_pika", "prometheus_client", "pebble"]
+    modules = ["aio_pika", "prometheus_client", "pebble", "fastwarc"]
     result = _python(venv, "-c", probe, *modules)
     _check(result, "the import probe")
     assert result.stdout.split() == modules, "importable without the extra"
@@ -319,6 +323,15 @@ def test_worker_without_the_extra_says_what_to_install(venv: Venv) -> None:
     assert 'pip install "blockdensity[worker]"' in line
     for dist in WORKER_REQUIREMENTS:
         assert dist in line, f"{dist} not named in {line!r}"
+
+
+def test_feed_and_collect_without_the_extra_say_what_to_install(venv: Venv) -> None:
+    for command in ("blockdensity-feed", "blockdensity-collect"):
+        result = _run([venv.scripts / command, "in"], env=venv.env, cwd=venv.cwd)
+        assert result.returncode == 1, result.stderr
+        (line,) = result.stderr.splitlines()
+        assert line.startswith(f'{command}: needs the "worker" extra: ')
+        assert 'pip install "blockdensity[worker]"' in line
 
 
 def test_worker_help_needs_no_extra(venv: Venv) -> None:

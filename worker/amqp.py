@@ -19,16 +19,19 @@ import asyncio
 import contextlib
 import logging
 import random
+import zlib
 from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
 import aio_pika
+import aiormq
 import aiormq.exceptions
 from aio_pika.abc import (
+    AbstractChannel,
+    AbstractExchange,
     AbstractIncomingMessage,
     AbstractRobustChannel,
     AbstractRobustConnection,
-    AbstractRobustExchange,
     AbstractRobustQueue,
 )
 
@@ -41,7 +44,10 @@ __all__ = [
     "HEADER_REASON",
     "Broker",
     "Delivery",
+    "FeedPublisher",
+    "Incoming",
     "PublishFailedError",
+    "QueueReader",
     "input_queue_arguments",
 ]
 
@@ -96,9 +102,29 @@ def input_queue_arguments(settings: Settings) -> dict[str, Any]:
     }
 
 
-_QUORUM: Final = {"x-queue-type": "quorum"}
+_QUORUM: Final[dict[str, Any]] = {"x-queue-type": "quorum"}
+_PERSISTENT: Final = 2  # AMQP delivery_mode
 # The type of the exchange that spreads pages over several input queues by URL.
 _CONSISTENT_HASH: Final = "x-consistent-hash"
+
+
+async def _declare_outputs(
+    channel: AbstractChannel, settings: Settings
+) -> tuple[AbstractExchange, AbstractExchange]:
+    """The dead-letter and output exchanges, with their queues bound; in dependency
+    order, each idempotently (same arguments each time). The worker and the collector
+    both declare them, so that either may start first."""
+    dead_letters = await channel.declare_exchange(
+        settings.dead_letter_exchange, aio_pika.ExchangeType.FANOUT, durable=True
+    )
+    dead = await channel.declare_queue(settings.dead_letter_queue, durable=True, arguments=_QUORUM)
+    await dead.bind(dead_letters)
+    output = await channel.declare_exchange(
+        settings.output_exchange, aio_pika.ExchangeType.DIRECT, durable=True
+    )
+    clean = await channel.declare_queue(settings.output_queue, durable=True, arguments=_QUORUM)
+    await clean.bind(output, settings.output_routing_key)
+    return dead_letters, output
 
 
 class Delivery:
@@ -207,8 +233,8 @@ class Broker:
         self._consume_channel: AbstractRobustChannel | None = None
         self._publish_channel: AbstractRobustChannel | None = None
         self._inputs: list[AbstractRobustQueue] = []
-        self._output: AbstractRobustExchange | None = None
-        self._dead_letters: AbstractRobustExchange | None = None
+        self._output: AbstractExchange | None = None
+        self._dead_letters: AbstractExchange | None = None
         self._consumer_tags: dict[str, str] = {}  # input queue -> consumer tag
         # Flow control (RabbitMQ's connection.blocked): set by `watch_blocked`.
         self.blocked = False
@@ -305,19 +331,7 @@ class Broker:
         self._publish_channel = channel = await self._publish_connection.channel(
             publisher_confirms=True, on_return_raises=True
         )
-        # Declared in dependency order, each idempotently (same arguments each time).
-        self._dead_letters = await channel.declare_exchange(
-            settings.dead_letter_exchange, aio_pika.ExchangeType.FANOUT, durable=True
-        )
-        dead = await channel.declare_queue(
-            settings.dead_letter_queue, durable=True, arguments=_QUORUM
-        )
-        await dead.bind(self._dead_letters)
-        self._output = await channel.declare_exchange(
-            settings.output_exchange, aio_pika.ExchangeType.DIRECT, durable=True
-        )
-        clean = await channel.declare_queue(settings.output_queue, durable=True, arguments=_QUORUM)
-        await clean.bind(self._output, settings.output_routing_key)
+        self._dead_letters, self._output = await _declare_outputs(channel, settings)
 
         self._consume_channel = consume = await self._consume_connection.channel(
             publisher_confirms=False
@@ -405,7 +419,7 @@ class Broker:
         await self._publish(exchange, message, delivery.routing_key)
 
     async def _publish(
-        self, exchange: AbstractRobustExchange, message: aio_pika.Message, routing_key: str
+        self, exchange: AbstractExchange, message: aio_pika.Message, routing_key: str
     ) -> None:
         """Publish and wait for the confirm; PublishFailedError if none came.
 
@@ -512,3 +526,186 @@ class Broker:
         self._output = self._dead_letters = None
         self._inputs = []
         self._consumer_tags = {}
+
+
+# --- the feeder and the collector (worker.feed, worker.collect) -------------------
+
+
+class FeedPublisher:
+    """The feeder's AMQP: one connection and a confirming channel.
+
+    `publish` returns at once with a task that ends when the broker confirms
+    (or raises PublishFailedError), so that many publishes are in flight; the
+    feeder bounds how many. A plain connection, not a robust one: when it is
+    lost, the unconfirmed publishes fail, and the feeder stops with its
+    checkpoint at the last page confirmed (a restart goes on from there)
+    rather than guess which of them the broker has.
+
+    Publishes go to aiormq's channel directly, without waiting for each
+    frame to be written (wait=False): aio-pika's publish holds the channel's
+    lock until its frames have drained to the socket, one message per turn
+    of the event loop, which caps a publisher at a few thousand messages a
+    second. The feeder's window bounds what is queued instead.
+    """
+
+    def __init__(self, settings: Settings, timeout: float) -> None:
+        self._settings = settings
+        self._timeout = timeout
+        self._connection: aio_pika.abc.AbstractConnection | None = None
+        self._channel: aiormq.Channel | None = None
+        self._exchange = ""  # the default exchange: straight to a queue
+        self._by_url = bool(settings.input_exchange)
+        self._queues = settings.input_queues
+
+    async def connect(self) -> None:
+        settings = self._settings
+        url = settings.amqp_urls[0]
+        try:
+            self._connection = await aio_pika.connect(
+                url, client_properties={"connection_name": "blockdensity-feed"}
+            )
+            channel = await self._connection.channel(publisher_confirms=True)
+            # The input queues as the worker declares them, so that the feeder may start first.
+            for name in self._queues:
+                await channel.declare_queue(
+                    name, durable=True, arguments=input_queue_arguments(settings)
+                )
+            if settings.input_exchange:
+                exchange = await channel.declare_exchange(
+                    settings.input_exchange, _CONSISTENT_HASH, durable=True
+                )
+                self._exchange = exchange.name
+            underlay = await channel.get_underlay_channel()
+            if not isinstance(underlay, aiormq.Channel):  # the one aiormq has
+                raise TypeError(f"unexpected aiormq channel {underlay!r}")
+            self._channel = underlay
+        except (*_PUBLISH_ERRORS, OSError) as error:
+            raise PublishFailedError(f"cannot feed {redact_url(url)}: {error!r}") from None
+
+    def publish(
+        self, body: bytes, *, content_type: str, message_id: str, url: str
+    ) -> asyncio.Task[None]:
+        """Publish one page; the task ends once the broker has it in a queue."""
+        if self._channel is None:
+            raise RuntimeError("FeedPublisher.publish before connect")
+        if self._by_url:  # the consistent-hash exchange spreads by URL
+            key = url
+        elif len(self._queues) == 1:
+            key = self._queues[0]
+        else:  # several queues without the exchange: spread by URL all the same
+            key = self._queues[zlib.crc32(url.encode()) % len(self._queues)]
+        properties = aiormq.spec.Basic.Properties(
+            content_type=content_type, message_id=message_id, delivery_mode=_PERSISTENT
+        )
+        return asyncio.create_task(self._confirmed(self._channel, body, properties, key))
+
+    async def _confirmed(
+        self,
+        channel: aiormq.Channel,
+        body: bytes,
+        properties: aiormq.spec.Basic.Properties,
+        key: str,
+    ) -> None:
+        try:
+            result = await channel.basic_publish(
+                body,
+                exchange=self._exchange,
+                routing_key=key,
+                properties=properties,
+                mandatory=True,
+                timeout=self._timeout,
+                wait=False,
+            )
+        except _PUBLISH_ERRORS as error:
+            raise PublishFailedError(
+                f"publish of {properties.message_id} failed: {error!r}"
+            ) from None
+        if not isinstance(result, aiormq.spec.Basic.Ack):  # returned: no queue took it
+            raise PublishFailedError(
+                f"publish of {properties.message_id} was returned unroutable (no queue {key!r}?)"
+            )
+
+    async def close(self) -> None:
+        if self._connection is not None and not self._connection.is_closed:
+            with contextlib.suppress(*_SETTLE_ERRORS, OSError, TimeoutError):
+                await asyncio.wait_for(self._connection.close(), _CLOSE_TIMEOUT)
+
+
+class Incoming:
+    """A message the collector received, and its acknowledgement."""
+
+    __slots__ = ("_message", "headers")
+
+    def __init__(self, message: AbstractIncomingMessage) -> None:
+        self._message = message
+        self.headers: dict[str, Any] = dict(message.headers)
+
+    @property
+    def body(self) -> bytes:
+        return self._message.body
+
+    @property
+    def content_type(self) -> str | None:
+        return self._message.content_type
+
+    @property
+    def content_encoding(self) -> str | None:
+        return self._message.content_encoding or None
+
+    @property
+    def message_id(self) -> str | None:
+        return self._message.message_id
+
+    async def ack_through(self) -> None:
+        """Acknowledge this message and every earlier one of its queue (basic.ack multiple);
+        PublishFailedError when the channel is gone (the broker delivers them again)."""
+        try:
+            await self._message.ack(multiple=True)
+        except _SETTLE_ERRORS as error:
+            raise PublishFailedError(f"could not ack: {error!r}") from None
+
+
+class QueueReader:
+    """The collector's AMQP: one connection, a channel per queue (an ack of many on one
+    channel acks nothing of another's), each message handed over in delivery order.
+
+    Not robust either: when the connection is lost, the broker requeues what
+    was not acked, and the collector stops (a restart reads it again).
+    """
+
+    def __init__(self, settings: Settings) -> None:
+        self._settings = settings
+        self._connection: aio_pika.abc.AbstractConnection | None = None
+        self.closed = asyncio.Event()
+
+    async def connect(self) -> None:
+        url = self._settings.amqp_urls[0]
+        try:
+            self._connection = await aio_pika.connect(
+                url, client_properties={"connection_name": "blockdensity-collect"}
+            )
+            channel = await self._connection.channel(publisher_confirms=False)
+            await _declare_outputs(channel, self._settings)
+            await channel.close()
+        except (*_PUBLISH_ERRORS, OSError) as error:
+            raise PublishFailedError(f"cannot reach {redact_url(url)}: {error!r}") from None
+        self._connection.close_callbacks.add(lambda *_: self.closed.set())
+
+    async def consume(
+        self, queue: str, prefetch: int, on_message: Callable[[Incoming], None]
+    ) -> None:
+        if self._connection is None:
+            raise RuntimeError("QueueReader.consume before connect")
+        channel = await self._connection.channel(publisher_confirms=False)
+        await channel.set_qos(prefetch_count=prefetch)
+        declared = await channel.declare_queue(queue, passive=True)
+
+        async def deliver(message: AbstractIncomingMessage) -> None:
+            on_message(Incoming(message))
+
+        await declared.consume(deliver, no_ack=False)
+
+    async def close(self) -> None:
+        if self._connection is not None and not self._connection.is_closed:
+            with contextlib.suppress(*_SETTLE_ERRORS, OSError, TimeoutError):
+                await asyncio.wait_for(self._connection.close(), _CLOSE_TIMEOUT)

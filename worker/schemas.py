@@ -34,7 +34,10 @@ __all__ = [
     "clean_message_id",
     "clean_page",
     "decode_page",
+    "decode_untyped",
     "encode_clean",
+    "encode_fetched",
+    "encode_json",
     "encoding_for",
     "is_html",
     "json_schemas",
@@ -206,6 +209,29 @@ def encode_clean(page: CleanPage, encoding: Encoding) -> bytes:
     if encoding is Encoding.MSGPACK:
         return _MSGPACK_ENCODER.encode(page)
     return _JSON_ENCODER.encode(page)
+
+
+# For the feeder and the collector (worker.feed, worker.collect): a FetchedPage
+# encoded as a crawler would, and any message body as plain data or JSON.
+def encode_fetched(page: FetchedPage[bytes] | FetchedPage[str], encoding: Encoding) -> bytes:
+    if encoding is Encoding.MSGPACK:
+        return _MSGPACK_ENCODER.encode(page)
+    return _JSON_ENCODER.encode(page)
+
+
+def decode_untyped(body: bytes, encoding: Encoding) -> Any:
+    """A message body as plain data (dicts, lists, ...); InvalidMessageError if it is not."""
+    try:
+        if encoding is Encoding.MSGPACK:
+            return msgspec.msgpack.decode(body)
+        return msgspec.json.decode(body)
+    except (msgspec.DecodeError, RecursionError) as error:
+        raise InvalidMessageError(f"undecodable {encoding.value}: {error}") from None
+
+
+def encode_json(value: Any) -> bytes:
+    """`value` as one line of JSON (bytes become base64, as msgspec encodes them)."""
+    return _JSON_ENCODER.encode(value)
 
 
 def is_html(content_type: str | None) -> bool:
