@@ -38,10 +38,6 @@ MAX_TEXT: Final = 2_000  # characters kept of one value
 MAX_ITEMS: Final = 32  # authors or keywords kept
 MAX_ITEM: Final = 200  # an author or keyword longer than this is a paragraph: left out
 
-# The elements that declare metadata: <meta> and <link> (pages put them in
-# the body too), <base>, and JSON-LD blocks. The head's are its children; the
-# body's the walk met (segment.Page.declarations), or this query finds.
-_DECLARING: Final = 'meta, link[rel][href], base[href], script[type="application/ld+json"]'
 _META, _LINK, _SCRIPT, _BASE = (dom.tag_id(name) for name in ("meta", "link", "script", "base"))
 # Microdata on elements other than <meta>: read only when the page has no
 # published time yet (one more walk of the tree, 5% of a fit: on the
@@ -95,20 +91,17 @@ _CONTROLS: Final = dict.fromkeys([*range(0x20), 0x7F], " ")
 _NAME_ATTRIBUTES: Final = ("property", "name", "itemprop", "http-equiv")
 
 
-def read_metadata(
-    doc: dom.Document, url: str | None = None, body: Iterable[dom.Node] | None = None
-) -> Metadata:
+def read_metadata(doc: dom.Document, body: Iterable[dom.Node], url: str | None = None) -> Metadata:
     """The metadata `doc` declares; URLs in it resolved against `url` (else kept as given).
 
-    `body`: the body's declaring elements, if the caller has them (the fit's
-    walk does); else a query finds them.
+    `body`: the body's <meta>, <link>, <base> and <script> elements, as the
+    fit's walk met them (segment.Page.declarations: not those inside an
+    element the walk skips, such as <template> or <noscript>).
     """
     root = doc.root
     if root is None:
         return Metadata()
     head = doc.head
-    if body is None:
-        body = dom.select(doc.body, _DECLARING) if doc.body is not None else ()
     values: dict[str, list[str]] = {}
     scripts: list[str] = []
     base_href = _read_declarations(
