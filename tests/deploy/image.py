@@ -17,6 +17,7 @@ test checks afterwards that the run wrote nothing (`written`).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
@@ -34,7 +35,8 @@ from devkit.procs import descendants
 from tests.deploy.common import DEPLOY, ROOT
 
 BUILD_SCRIPT: Final = DEPLOY / "build-image"
-TAG: Final = "localhost/blockdensity:image-test"
+# One tag per checkout: two worktrees on one machine build side by side.
+TAG: Final = f"localhost/blockdensity:image-test-{hashlib.sha256(bytes(ROOT)).hexdigest()[:8]}"
 # Directories the run may write to or that buildah sets up itself.
 _WRITABLE: Final = {"tmp", "proc", "sys", "dev", "etc", "run"}
 
