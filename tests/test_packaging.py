@@ -364,7 +364,7 @@ def test_image_installs_the_extra_from_the_wheels_only() -> None:
                     commands.append([])
                 else:
                     commands[-1].append(word)
-    (build,) = [c for c in commands if c[:4] == ["python", "-m", "pip", "wheel"]]
+    (build,) = [c for c in commands if c[:4] == ["python3", "-m", "pip", "wheel"]]
     assert ".[worker]" in build, build
     (install,) = [c for c in commands if c[:2] == ["/opt/venv/bin/pip", "install"]]
     assert "blockdensity[worker]" in install, install

@@ -1,10 +1,10 @@
 """deploy/Dockerfile (hadolint) and deploy/compose.yaml (the Compose Specification's schema).
 
-No Docker engine runs here, so the image is not built: the Dockerfile is
-linted and its run-time contract (user, init, signals, health check, port)
-checked against the worker's settings; the compose file is validated against
-the Compose Specification's JSON Schema and checked for consistency with the
-files it mounts.
+The Dockerfile is linted and its run-time contract (user, init, signals,
+health check, port) checked against the worker's settings, in a second;
+test_image.py builds and runs the image. The compose file is validated
+against the Compose Specification's JSON Schema and checked for consistency
+with the files it mounts.
 """
 
 from __future__ import annotations
