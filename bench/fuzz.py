@@ -26,7 +26,13 @@ types) go through the worker's own decode path,
 InvalidMessageError (dead-lettered `invalid`); anything else would have
 reached the worker's catch-all (requeue as `crashed`).
 
-    python -m bench.fuzz [--inputs 100000] [--decoder-inputs 100000] [--seed 1] [--jobs 2]
+Part 3, the metadata reader (devkit.metafuzz): pages full of <meta>,
+<link>, microdata and JSON-LD (valid, broken, nested thousands deep, huge),
+read by blockdensity.metadata: no exception, fit_text's record the same,
+and the time per KB by page size (a superlinear case grows with size).
+
+    python -m bench.fuzz [--inputs 100000] [--decoder-inputs 100000]
+                         [--metadata-inputs 100000] [--seed 1] [--jobs 2]
                          [--save-corpus tests/fuzz_corpus]
 
 The interesting inputs (failures, the slowest per KB of each shape, one per
@@ -49,6 +55,7 @@ from typing import Any
 
 from devkit.corpus import DEFAULT_DATA
 from devkit.fuzzing import KB, SHAPES, Campaign, Input, Pages, merge, run_fit_campaign
+from devkit.metafuzz import BUCKETS, MetadataCampaign, merge_metadata, run_metadata_campaign
 from devkit.payloads import DecoderCampaign, merge_decoder, run_decoder_campaign
 
 # ------------------------------------------------------------------------ the jobs
@@ -61,6 +68,10 @@ def _fit_job(args: tuple[int, int, tuple[str, ...]]) -> Campaign:
 
 def _decoder_job(args: tuple[int, int]) -> DecoderCampaign:
     return run_decoder_campaign(*args)
+
+
+def _metadata_job(args: tuple[int, int]) -> MetadataCampaign:
+    return run_metadata_campaign(*args)
 
 
 # ------------------------------------------------------------------------ the corpus
@@ -144,10 +155,29 @@ def print_decoder(campaign: DecoderCampaign, seconds: float) -> None:
         print(f"BUG x{count}: {example[2][:200]} (e.g. {len(example[0])} bytes, {example[1]!r})")
 
 
+def print_metadata(campaign: MetadataCampaign, seconds: float) -> None:
+    print(
+        f"metadata campaign: {campaign.seen} pages in {seconds:.0f} s, "
+        f"{len(campaign.failures)} failures; slowest read_metadata {campaign.slowest * 1e3:.1f} ms"
+    )
+    print("| page size | pages | median us/KB | slowest us/KB (its size) |")
+    print("|---|---:|---:|---:|")
+    for low, high in zip(BUCKETS, (*BUCKETS[1:], None), strict=True):
+        rates = campaign.rates.get(low)
+        worst = campaign.worst.get(low)
+        label = f">= {low // KB} KB" + (f", < {high // KB} KB" if high else "")
+        median = f"{statistics.median(rates):.1f}" if rates else "-"
+        slowest = f"{worst[0]:.0f} ({worst[1] / KB:.1f} KB)" if worst else "-"
+        print(f"| {label} | {campaign.sizes[low]} | {median} | {slowest} |")
+    for html, problem in campaign.failures[:5]:
+        print(f"FAILURE ({len(html)} chars, starts {html[:80]!r}): {problem[-300:]}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--inputs", type=int, default=100_000)
     parser.add_argument("--decoder-inputs", type=int, default=100_000)
+    parser.add_argument("--metadata-inputs", type=int, default=100_000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--shapes", default=",".join(SHAPES))
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
@@ -176,6 +206,13 @@ def main() -> None:
             decoder = merge_decoder(list(pool.map(_decoder_job, decoder_args)))
         print_decoder(decoder, time.monotonic() - start)
         status |= bool(decoder.failures)
+    if args.metadata_inputs:
+        start = time.monotonic()
+        metadata_args = [(args.metadata_inputs // jobs, args.seed + n) for n in range(jobs)]
+        with ProcessPoolExecutor(jobs) as pool:
+            metadata = merge_metadata(list(pool.map(_metadata_job, metadata_args)))
+        print_metadata(metadata, time.monotonic() - start)
+        status |= bool(metadata.failures)
     sys.exit(status)
 
 

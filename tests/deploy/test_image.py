@@ -25,6 +25,7 @@ import json
 import re
 import subprocess
 import time
+import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -185,12 +186,14 @@ def test_wheel_holds_what_the_runtime_needs(box: image.Container) -> None:
     for data in ("blockdensity/py.typed", "worker/py.typed", "blockdensity/_nesting.pyi"):
         assert data in record
     # Nothing else: sources, their bytecode, the extensions, the metadata,
-    # the command. No C, no .pyx, no tests or devkit.
+    # the commands pyproject.toml names. No C, no .pyx, no tests or devkit.
+    scripts = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
+    commands = "|".join(re.escape(f"../../../bin/{name}") for name in scripts)
     allowed = re.compile(
         r"(blockdensity|worker)/(.+\.py|(.+/)?__pycache__/.+\.pyc|.+\.so|py\.typed|_nesting\.pyi)"
         r"|[0-9a-f]+__mypyc\.cpython-\d+-[\w-]+\.so"
         r"|blockdensity-[\d.]+\.dist-info/.+"
-        r"|\.\./\.\./\.\./bin/blockdensity"
+        rf"|{commands}"
     )
     stray = [entry for entry in record if not allowed.fullmatch(entry)]
     assert stray == [], f"the wheel carries files the runtime does not need: {stray}"

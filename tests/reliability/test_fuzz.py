@@ -25,6 +25,7 @@ import pytest
 from blockdensity import fit_text, html_to_text
 from devkit.corpus import DEFAULT_DATA
 from devkit.fuzzing import CORPUS_DIR, SHAPES, Input, IsolatedChecker, Pages, run_fit_campaign
+from devkit.metafuzz import run_metadata_campaign
 from devkit.payloads import classify, run_decoder_campaign
 from worker.schemas import Encoding, InvalidMessageError, decode_page
 
@@ -71,6 +72,14 @@ def test_a_random_budget_of_every_shape() -> None:
     campaign = run_fit_campaign(300, random_seed=20261130, targeting=False)
     assert [problems for _, problems in campaign.failures] == []
     assert set(campaign.seen) == set(SHAPES)
+
+
+def test_a_random_budget_of_metadata_declarations() -> None:
+    # bench.fuzz runs 100,000 of these; here a budget that a CI run affords.
+    campaign = run_metadata_campaign(300, random_seed=20261201)
+    assert campaign.seen == 300
+    assert campaign.failures == []
+    assert sum(campaign.sizes.values()) == 300
 
 
 def test_a_random_budget_of_message_bodies() -> None:
