@@ -27,7 +27,7 @@ import argparse
 import asyncio
 import tempfile
 import time
-from collections.abc import Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
@@ -44,32 +44,41 @@ from worker.feed import FeedOptions, feed
 from worker.sources import find_sources
 
 
+async def _windowed(
+    bodies: list[bytes], window: int, publish: Callable[[bytes], Awaitable[None]]
+) -> None:
+    """Publish every body, at most `window` unconfirmed at a time (as the feeder does)."""
+    room = asyncio.Semaphore(window)
+    pending: set[asyncio.Task[None]] = set()
+
+    async def one(body: bytes) -> None:
+        try:
+            await publish(body)
+        finally:
+            room.release()
+
+    for body in bodies:
+        await room.acquire()
+        task = asyncio.create_task(one(body))
+        pending.add(task)
+        task.add_done_callback(pending.discard)
+    await asyncio.gather(*pending)
+
+
 async def _bare(settings: Settings, bodies: list[bytes], window: int) -> None:
     connection = await aio_pika.connect(settings.amqp_url)
     try:
         channel = await connection.channel(publisher_confirms=True)
-        room = asyncio.Semaphore(window)
-        pending: set[asyncio.Task[None]] = set()
 
-        async def one(body: bytes) -> None:
-            try:
-                await channel.default_exchange.publish(
-                    aio_pika.Message(
-                        body,
-                        content_type="application/msgpack",
-                        delivery_mode=aio_pika.DeliveryMode.PERSISTENT,
-                    ),
-                    settings.input_queue,
-                )
-            finally:
-                room.release()
+        async def publish(body: bytes) -> None:
+            message = aio_pika.Message(
+                body,
+                content_type="application/msgpack",
+                delivery_mode=aio_pika.DeliveryMode.PERSISTENT,
+            )
+            await channel.default_exchange.publish(message, settings.input_queue)
 
-        for body in bodies:
-            await room.acquire()
-            task = asyncio.create_task(one(body))
-            pending.add(task)
-            task.add_done_callback(pending.discard)
-        await asyncio.gather(*pending)
+        await _windowed(bodies, window, publish)
     finally:
         await connection.close()
 
@@ -80,26 +89,16 @@ async def _bare_aiormq(settings: Settings, bodies: list[bytes], window: int) -> 
     try:
         channel = await (await connection.channel(publisher_confirms=True)).get_underlay_channel()
         assert isinstance(channel, aiormq.Channel)  # noqa: S101 - aiormq's one kind
-        room = asyncio.Semaphore(window)
-        pending: set[asyncio.Task[None]] = set()
         properties = aiormq.spec.Basic.Properties(
             content_type="application/msgpack", delivery_mode=2
         )
 
-        async def one(body: bytes) -> None:
-            try:
-                await channel.basic_publish(
-                    body, routing_key=settings.input_queue, properties=properties, wait=False
-                )
-            finally:
-                room.release()
+        async def publish(body: bytes) -> None:
+            await channel.basic_publish(
+                body, routing_key=settings.input_queue, properties=properties, wait=False
+            )
 
-        for body in bodies:
-            await room.acquire()
-            task = asyncio.create_task(one(body))
-            pending.add(task)
-            task.add_done_callback(pending.discard)
-        await asyncio.gather(*pending)
+        await _windowed(bodies, window, publish)
     finally:
         await connection.close()
 

@@ -127,16 +127,13 @@ async def _declare_outputs(
     return dead_letters, output
 
 
-class Delivery:
-    """One received message, and the only ways to settle it."""
+class _Received:
+    """What the worker and the collector read of a received message."""
 
-    __slots__ = ("_message", "queue", "received", "settled")
+    __slots__ = ("_message",)
 
-    def __init__(self, message: AbstractIncomingMessage, received: float, queue: str) -> None:
+    def __init__(self, message: AbstractIncomingMessage) -> None:
         self._message = message
-        self.received = received  # loop.time() at receipt
-        self.queue = queue  # the input queue it came from
-        self.settled = False  # an ack or reject was sent (or attempted): never another
 
     @property
     def body(self) -> bytes:
@@ -153,6 +150,18 @@ class Delivery:
     @property
     def content_encoding(self) -> str | None:
         return self._message.content_encoding or None
+
+
+class Delivery(_Received):
+    """One received message, and the only ways to settle it."""
+
+    __slots__ = ("queue", "received", "settled")
+
+    def __init__(self, message: AbstractIncomingMessage, received: float, queue: str) -> None:
+        super().__init__(message)
+        self.received = received  # loop.time() at receipt
+        self.queue = queue  # the input queue it came from
+        self.settled = False  # an ack or reject was sent (or attempted): never another
 
     @property
     def routing_key(self) -> str:
@@ -631,30 +640,14 @@ class FeedPublisher:
                 await asyncio.wait_for(self._connection.close(), _CLOSE_TIMEOUT)
 
 
-class Incoming:
+class Incoming(_Received):
     """A message the collector received, and its acknowledgement."""
 
-    __slots__ = ("_message", "headers")
+    __slots__ = ("headers",)
 
     def __init__(self, message: AbstractIncomingMessage) -> None:
-        self._message = message
+        super().__init__(message)
         self.headers: dict[str, Any] = dict(message.headers)
-
-    @property
-    def body(self) -> bytes:
-        return self._message.body
-
-    @property
-    def content_type(self) -> str | None:
-        return self._message.content_type
-
-    @property
-    def content_encoding(self) -> str | None:
-        return self._message.content_encoding or None
-
-    @property
-    def message_id(self) -> str | None:
-        return self._message.message_id
 
     async def ack_through(self) -> None:
         """Acknowledge this message and every earlier one of its queue (basic.ack multiple);
