@@ -16,10 +16,10 @@ input rather than lose the page. (The demo's and the tests' client is devkit.cli
 from __future__ import annotations
 
 import asyncio
+import binascii
 import contextlib
 import logging
 import random
-import zlib
 from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
@@ -602,7 +602,7 @@ class FeedPublisher:
         elif len(self._queues) == 1:
             key = self._queues[0]
         else:  # several queues without the exchange: spread by URL all the same
-            key = self._queues[zlib.crc32(url.encode()) % len(self._queues)]
+            key = self._queues[binascii.crc32(url.encode()) % len(self._queues)]
         properties = aiormq.spec.Basic.Properties(
             content_type=content_type, message_id=message_id, delivery_mode=_PERSISTENT
         )

@@ -1,39 +1,49 @@
 """The console scripts blockdensity-feed and blockdensity-collect.
 
 A launcher rather than the modules themselves: without the "worker" extra
-(FastWARC, aio-pika, msgspec, ...) they say what to install, as `python -m
+(FastWARC, aio-pika, ...) they say what to install, as `python -m
 worker` does, instead of a traceback of the first import that failed.
 """
 
 from __future__ import annotations
 
-import importlib
 import sys
+from types import ModuleType
 
 from worker.__main__ import _missing_extra
 
 __all__ = ["collect", "feed"]
 
 
+# Each imports its module only when run (it needs the extra), by a plain
+# import statement: the worker never imports a module by a computed name.
 def feed() -> None:
-    sys.exit(_launch("worker.feed", "blockdensity-feed"))
+    try:
+        from worker import feed as command  # noqa: PLC0415 - see above
+    except ModuleNotFoundError as error:
+        sys.exit(_without_extra("blockdensity-feed", error))
+    sys.exit(_run(command))
 
 
 def collect() -> None:
-    sys.exit(_launch("worker.collect", "blockdensity-collect"))
-
-
-def _launch(module: str, prog: str) -> int:
     try:
-        main = importlib.import_module(module).main
+        from worker import collect as command  # noqa: PLC0415 - see above
     except ModuleNotFoundError as error:
-        missing = _missing_extra(error)
-        if missing is None:
-            raise
-        print(
-            f'{prog}: needs the "worker" extra: pip install "blockdensity[worker]" ({missing})',
-            file=sys.stderr,
-        )
-        return 1
-    status: int = main()
+        sys.exit(_without_extra("blockdensity-collect", error))
+    sys.exit(_run(command))
+
+
+def _without_extra(prog: str, error: ModuleNotFoundError) -> int:
+    missing = _missing_extra(error)
+    if missing is None:
+        raise error
+    print(
+        f'{prog}: needs the "worker" extra: pip install "blockdensity[worker]" ({missing})',
+        file=sys.stderr,
+    )
+    return 1
+
+
+def _run(command: ModuleType) -> int:
+    status: int = command.main()
     return status
