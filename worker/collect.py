@@ -47,6 +47,7 @@ from worker.amqp import HEADER_ERROR, HEADER_QUEUE, HEADER_REASON, Incoming, Que
 from worker.amqp import PublishFailedError as BrokerError
 from worker.config import ConfigError, Settings, load_settings
 from worker.intake import RefusedError, decode_content_encoding
+from worker.logs import setup_command_logging
 from worker.schemas import (
     InvalidMessageError,
     decode_page,
@@ -273,9 +274,7 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    logging.basicConfig(
-        level=logging.INFO, format="blockdensity-collect: %(message)s", stream=sys.stderr
-    )
+    setup_command_logging("blockdensity-collect")
     if args.max_bytes < 1 or args.prefetch < 1 or args.flush_interval <= 0:
         log.error("--max-bytes, --prefetch and --flush-interval must be positive")
         return 2

@@ -40,6 +40,7 @@ from typing import Final, TextIO
 from worker.amqp import FeedPublisher, PublishFailedError
 from worker.checkpoint import Checkpoint, CheckpointError, FileMark
 from worker.config import ConfigError, Settings, load_settings, redact_url
+from worker.logs import setup_command_logging
 from worker.progress import Progress
 from worker.sources import DEFAULT_BASE_URL, Item, Source, SourceError, find_sources
 from worker.warc import seekable_offset
@@ -341,9 +342,7 @@ def _positive_float(text: str) -> float:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    logging.basicConfig(
-        level=logging.INFO, format="blockdensity-feed: %(message)s", stream=sys.stderr
-    )
+    setup_command_logging("blockdensity-feed")
     try:
         env = None if args.queue is None else _with_queue(args.queue)
         settings = load_settings(env)

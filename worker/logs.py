@@ -13,7 +13,7 @@ import sys
 import time
 from typing import Any, Final
 
-__all__ = ["setup_logging"]
+__all__ = ["setup_command_logging", "setup_logging"]
 
 # Bound on a record's message and on each field's text, in characters: a url
 # (logged with requeues and dead letters) can be as long as a message body.
@@ -96,3 +96,26 @@ def setup_logging(level: str, fmt: str) -> None:
     if level == "DEBUG":
         logging.getLogger("aiormq").setLevel(logging.INFO)
         logging.getLogger("aio_pika").setLevel(logging.INFO)
+
+
+class _OneLineFromTheAmqpStack(logging.Filter):
+    """The AMQP libraries log a lost connection with its traceback; a command reports the
+    loss itself, in one line, so theirs keep only their message."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.name.partition(".")[0] in {"aiormq", "aio_pika"}:
+            record.exc_info = None
+            record.exc_text = None
+            record.stack_info = None
+        return True
+
+
+def setup_command_logging(prog: str) -> None:
+    """Logging of a console script (blockdensity-feed, -collect): INFO and above to
+    stderr, each line `prog: message`, no traceback from the AMQP stack."""
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter(f"{prog}: %(message)s"))
+    handler.addFilter(_OneLineFromTheAmqpStack())
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(logging.INFO)

@@ -21,6 +21,7 @@ import pytest
 from warcio.archiveiterator import ArchiveIterator
 
 from blockdensity import fit_text
+from devkit.broker import rabbitmqctl
 from devkit.client import Client
 from devkit.corpus import DEFAULT_DATA
 from devkit.messages import collect, corpus_pages, page_url
@@ -150,6 +151,47 @@ async def test_a_collector_killed_mid_stream_loses_nothing(
     files = sorted(out.glob("clean-*.jsonl"))
     assert len(files) >= 3  # rotated
     assert all(path.stat().st_size < 100000 + 60 * 300 for path in files)
+    assert await client.is_empty(settings.output_queue)
+
+
+def _close_collector_connections() -> int:
+    """Close, broker side, every connection the collector opened (by its connection_name)."""
+    listing = rabbitmqctl("list_connections", "--quiet", "pid", "client_properties").stdout
+    pids = [
+        line.split("\t", 1)[0] for line in listing.splitlines() if "blockdensity-collect" in line
+    ]
+    for pid in pids:
+        rabbitmqctl("close_connection", pid, "test: the collector's connection is lost")
+    return len(pids)
+
+
+@pytest.mark.slow
+async def test_a_collector_that_loses_its_connection_exits_1_and_a_rerun_loses_nothing(
+    tmp_path: Path, client: Client, settings: Settings, env: dict[str, str]
+) -> None:
+    count = 2000
+    out = tmp_path / "out"
+    log = tmp_path / "collect.log"
+    args = ["--prefetch", "50", "--flush-interval", "0.05", str(out)]
+    first = _command("worker.collect", *args, env=env, log=log)
+    _wait(lambda: "collecting" in log.read_text(), 30, "the collector to start")
+    for index in range(count):
+        await client.publish(
+            settings.output_queue, _clean(index), content_type="application/msgpack"
+        )
+        if index == count // 2:
+            _wait(lambda: any(out.glob("clean-*.jsonl")), 30, "a file written")
+            assert _close_collector_connections() == 1
+    # Not a traceback, not a hang: one line naming the broker, status 1.
+    assert first.wait(60) == 1, log.read_text()
+    assert "Traceback" not in log.read_text()
+    second = _command(
+        "worker.collect", *args[:-1], "--idle-exit", "1.5", str(out), env=env, log=log
+    )
+    assert second.wait(120) == 0, log.read_text()
+    urls = Counter(str(line["url"]) for line in _lines(out, "clean-*.jsonl"))
+    assert set(urls) == {f"https://c.example/{index}" for index in range(count)}
+    assert sum(urls.values()) - len(urls) <= 50 + 50  # at most what was unacked at the loss
     assert await client.is_empty(settings.output_queue)
 
 
