@@ -21,7 +21,7 @@ nodes): one list lookup per element, one append per text node.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Final, TypeAlias
 
 from blockdensity import article, dom, tags
@@ -40,6 +40,7 @@ __all__ = [
     "BlockInfo",
     "Page",
     "Trace",
+    "compiled",
     "segment",
     "trace_segment",
 ]
@@ -121,20 +122,32 @@ class Page:
         return text.split(BLOCK_END)[:-1]
 
 
-def segment(html: str | bytes, conf: Conf) -> Page:
-    """Parse `html` (bytes: UTF-8) and split its body into blocks under `conf`'s tag sets."""
-    return trace_segment(html, conf, None)[0]
+def segment(html: str | bytes, conf: Conf, *, reference: bool = False) -> Page:
+    """Parse `html` (bytes: UTF-8) and split its body into blocks under `conf`'s tag sets.
+
+    With `reference`, the walk is the Python one even where the compiled one
+    is built (the tests compare the two).
+    """
+    return trace_segment(html, conf, None, reference=reference)[0]
 
 
 # Which block each text node went to: (block index, text node), in order.
 Trace: TypeAlias = list[tuple[int, dom.Node]]
+# blockdensity._walk.walk: (body, packed flags, custom flags, names, closer
+# id, openers, title) -> the Page's fields.
+WalkFunction: TypeAlias = Callable[
+    [dom.Node, bytes, int, dict[int, str], int, dict[int, str], str | None],
+    tuple[list[BlockInfo], str, str, str | None, list[str], list[int], list[dom.Node]],
+]
 
 
-def trace_segment(html: str | bytes, conf: Conf, trace: Trace | None) -> tuple[Page, dom.Document]:
+def trace_segment(
+    html: str | bytes, conf: Conf, trace: Trace | None, *, reference: bool = False
+) -> tuple[Page, dom.Document]:
     """`segment`, also returning the parsed tree and, when `trace` is a list,
     filling it with the block of every text node (for --highlight)."""
     doc = dom.parse(html, regions=bool(conf.rules))
-    page = _walk(doc, conf, trace)
+    page = _walk(doc, conf, trace, reference)
     if not page.blocks:
         # An unclosed <title> swallows the whole page into the title (HTML5
         # RCDATA), leaving an empty body. End each title that holds markup at
@@ -146,7 +159,7 @@ def trace_segment(html: str | bytes, conf: Conf, trace: Trace | None) -> tuple[P
             if trace is not None:
                 trace.clear()
             doc = dom.parse(repaired, regions=bool(conf.rules))
-            page = _walk(doc, conf, trace)
+            page = _walk(doc, conf, trace, reference)
     return page, doc
 
 
@@ -233,7 +246,33 @@ def _apply_attributes(doc: dom.Document, conf: Conf) -> tuple[dict[int, str], in
 
 
 # The elements that declare metadata and that the walk skips (void or removed).
-_DECLARING_IDS: Final = frozenset(dom.tag_id(name) for name in ("meta", "link", "base", "script"))
+_DECLARING: Final = ("meta", "link", "base", "script")
+_DECLARING_IDS: Final = frozenset(dom.tag_id(name) for name in _DECLARING)
+
+# The walk compiled (blockdensity._walk, Cython: the loop without a Python
+# call per node); _walk_python below is the reference it is tested against
+# and the walk of a package built without a compiler.
+_compiled_walk: WalkFunction | None
+try:
+    from blockdensity._walk import configure, walk
+except ImportError:  # built without a compiler
+    _compiled_walk = None
+else:
+    configure(
+        dom.TEXT_ID,
+        tuple(dom.tag_id(name) for name in _DECLARING),
+        {name: getattr(tags, name) for name in tags.WALK_BITS},
+        {
+            "BLOCK_END": BLOCK_END,
+            "ANCHOR_MARK": ANCHOR_MARK,
+            "BREAK_MARK": BREAK_MARK,
+            "SUB_OPEN": SUB_OPEN,
+            "SUB_CLOSE": SUB_CLOSE,
+        },
+    )
+    _compiled_walk = walk
+
+compiled: Final = _compiled_walk is not None
 
 
 def _document_title(doc: dom.Document) -> str | None:
@@ -256,7 +295,34 @@ def _declared_language(doc: dom.Document) -> str | None:
     return lang.strip() or None if lang else None
 
 
-def _walk(doc: dom.Document, conf: Conf, trace: Trace | None) -> Page:  # noqa: C901, PLR0912, PLR0915
+def _walk(doc: dom.Document, conf: Conf, trace: Trace | None, reference: bool) -> Page:
+    lang = _declared_language(doc)
+    title = _document_title(doc)
+    body = doc.body
+    if body is None:
+        return Page([], "", "", title or "", lang, [], [], [])
+    openers, drop_close = _apply_attributes(doc, conf)
+    if _compiled_walk is None or trace is not None or reference:
+        # The compiled walk keeps no text nodes, so --highlight's trace takes this one.
+        return _walk_python(body, conf, trace, title, lang, openers, drop_close)
+    table = conf.table
+    blocks, text, linked, title, drop_scopes, parents, declarations = _compiled_walk(
+        body, table.packed, table.custom, table.names, drop_close, openers, title
+    )
+    return Page(blocks, text, linked, title or "", lang, drop_scopes, parents, declarations)
+
+
+def _walk_python(  # noqa: C901, PLR0912, PLR0913, PLR0915, PLR0917
+    body: dom.Node,
+    conf: Conf,
+    trace: Trace | None,
+    title: str | None,
+    lang: str | None,
+    openers: dict[int, str],
+    drop_close: int,
+) -> Page:
+    # The reference walk (blockdensity._walk is the same loop compiled), and
+    # the walk where the package was built without a compiler.
     # The hot loop stays in one frame on purpose: a call per node would cost
     # more than the work it does. Flags and methods are bound to locals first.
     table = conf.table
@@ -277,15 +343,9 @@ def _walk(doc: dom.Document, conf: Conf, trace: Trace | None) -> Page:  # noqa: 
     title_flag = tags.TITLE
     declaring = _DECLARING_IDS
 
-    lang = _declared_language(doc)
-    title = _document_title(doc)
     blocks: list[BlockInfo] = []
     drop_scopes: list[str] = []
     scope_parents: list[int] = []
-    body = doc.body
-    if body is None:
-        return Page(blocks, "", "", title or "", lang, drop_scopes, scope_parents, [])
-    openers, drop_close = _apply_attributes(doc, conf)
 
     pieces: list[str] = []  # the page's text, block after block
     links: list[str] = []  # the page's link text, block after block

@@ -1,0 +1,20 @@
+# The compiled walk of blockdensity.segment (_walk.pyx).
+
+from selectolax.lexbor import LexborNode
+
+LAYOUT_VERSION: str
+
+def configure(
+    text_id: int, declaring: tuple[int, ...], bits: dict[str, int], marks: dict[str, str]
+) -> None: ...
+def walk(
+    body: LexborNode,
+    packed: bytes,
+    custom: int,
+    names: dict[int, str],
+    drop_close: int,
+    openers: dict[int, str],
+    title: str | None,
+) -> tuple[
+    list[tuple[str, bool, int]], str, str, str | None, list[str], list[int], list[LexborNode]
+]: ...

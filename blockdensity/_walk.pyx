@@ -1,0 +1,534 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""The walk of blockdensity.segment, compiled: segment._walk_python's loop over lexbor's records.
+
+segment.py holds the walk's rules and the reference; this is the same loop,
+step for step, reading the tree lexbor built directly (first_child, next and
+parent pointers, tag ids, text bytes) instead of making a Python object and a
+few Python calls per node. tests/test_walk.py checks that both make the same
+page on every corpus page, the fuzz corpus and random tag soup.
+
+selectolax ships no lexbor headers, so the two records read here are declared
+below as lexbor lays them out, and so is selectolax's LexborNode object (to
+hand the few declaring elements back as nodes, for blockdensity.metadata).
+Those layouts are selectolax's ABI: this module is built and imported only
+against the selectolax release it mirrors (LAYOUT_VERSION; setup.py refuses
+to build against another), and at import it checks the installed release and
+then probes a parsed page through selectolax's own accessors, raising
+RuntimeError if anything differs: a silent misread would be wrong text, not
+a crash.
+"""
+
+from cpython.unicode cimport Py_UNICODE_ISSPACE, PyUnicode_DecodeUTF8
+from libc.stdint cimport uint16_t, uintptr_t
+from libc.stdlib cimport free, malloc, realloc
+
+from importlib.metadata import version as _installed_version
+
+from selectolax.lexbor import LexborHTMLParser
+
+# The selectolax release whose layouts are mirrored below. setup.py reads it
+# from here (it must equal the installed selectolax's version to build).
+LAYOUT_VERSION = "1.0.2"
+
+cdef extern from *:
+    """
+    /* lexbor's lxb_dom_node_t and lxb_dom_character_data_t
+       (source/lexbor/dom/interfaces/node.h, character_data.h) and selectolax's
+       LexborNode object (selectolax/lexbor.pxd), as selectolax 1.0.2 builds them. */
+    typedef struct bd_node bd_node;
+    struct bd_node {
+        void *events;              /* lxb_dom_event_target_t */
+        uintptr_t local_name;      /* the tag id */
+        uintptr_t prefix;
+        uintptr_t ns;
+        void *owner_document;
+        bd_node *next;
+        bd_node *prev;
+        bd_node *parent;
+        bd_node *first_child;
+        bd_node *last_child;
+        void *user;
+        int type;                  /* lxb_dom_node_type_t */
+    };
+    typedef struct {
+        bd_node node;
+        unsigned char *data;       /* lexbor_str_t */
+        size_t length;
+    } bd_text;
+    typedef struct {
+        PyObject_HEAD
+        void *vtab;
+        bd_node *node;
+        PyObject *parser;
+        int is_fragment_root;
+        int is_template_content;
+    } bd_node_object;
+    """
+    ctypedef struct bd_node:
+        uintptr_t local_name
+        bd_node* next
+        bd_node* parent
+        bd_node* first_child
+        int type
+    ctypedef struct bd_text:
+        unsigned char* data
+        size_t length
+
+    # check_size error: Cython compares the size of the object selectolax
+    # makes with the one declared here when this module is imported.
+    ctypedef class selectolax.lexbor.LexborNode [object bd_node_object, check_size error]:
+        cdef bd_node* node
+        cdef object parser
+
+DEF TEXT_TYPE = 3  # LXB_DOM_NODE_TYPE_TEXT
+
+# segment.py's constants, handed over once by configure().
+cdef uintptr_t TEXT_ID
+cdef uintptr_t DECLARING[4]
+cdef int BOUNDARY, ANCHOR, SUPSUB, PRE, DROP, SEPARATOR, SKIP, BREAK, TITLE
+cdef str BLOCK_END, ANCHOR_MARK, BREAK_MARK, SUB_OPEN, SUB_CLOSE
+cdef str SPACE = " "
+cdef bint _configured = False
+
+
+def configure(int text_id, tuple declaring, dict bits, dict marks):
+    """Take the text node's tag id, the declaring elements' ids, tags.py's flag bits and
+    segment.py's marks."""
+    global TEXT_ID, BOUNDARY, ANCHOR, SUPSUB, PRE, DROP, SEPARATOR, SKIP, BREAK, TITLE
+    global BLOCK_END, ANCHOR_MARK, BREAK_MARK, SUB_OPEN, SUB_CLOSE, _configured
+    if len(declaring) != 4:
+        raise ValueError(f"expected the ids of the 4 declaring elements, got {declaring!r}")
+    TEXT_ID = text_id
+    for index in range(4):
+        DECLARING[index] = declaring[index]
+    BOUNDARY, ANCHOR, SUPSUB = bits["BOUNDARY"], bits["ANCHOR"], bits["SUPSUB"]
+    PRE, DROP, SEPARATOR = bits["PRE"], bits["DROP"], bits["SEPARATOR"]
+    SKIP, BREAK, TITLE = bits["SKIP"], bits["BREAK"], bits["TITLE"]
+    BLOCK_END, ANCHOR_MARK, BREAK_MARK = marks["BLOCK_END"], marks["ANCHOR_MARK"], marks["BREAK_MARK"]
+    SUB_OPEN, SUB_CLOSE = marks["SUB_OPEN"], marks["SUB_CLOSE"]
+    _configured = True
+
+
+cdef inline LexborNode _node(bd_node* node, object parser):
+    # As selectolax's LexborNode.new makes one (its flags are zero from the allocation).
+    cdef LexborNode made = LexborNode.__new__(LexborNode)
+    made.node = node
+    made.parser = parser
+    return made
+
+
+cdef inline bint _ascii_blank(bd_node* node) noexcept:
+    # selectolax's is_empty_text_node: no bytes, or only HTML's ASCII whitespace.
+    cdef bd_text* text = <bd_text*> node
+    cdef size_t i
+    cdef unsigned char c
+    if text.data == NULL:
+        return True
+    for i in range(text.length):
+        c = text.data[i]
+        if c != 32 and c != 9 and c != 10 and c != 12 and c != 13:
+            return False
+    return True
+
+
+cdef inline bd_node* _child(bd_node* node, bint skip_ws) noexcept:
+    # The node LexborNode.iter(include_text=True, skip_empty=skip_ws) yields
+    # from `node` on: `node` itself unless it is a blank text node skipped.
+    if skip_ws:
+        while node != NULL and node.type == TEXT_TYPE and _ascii_blank(node):
+            node = node.next
+    return node
+
+
+cdef inline str _text(bd_node* node):
+    # LexborNode.text_content, or "" where it is None.
+    cdef bd_text* text = <bd_text*> node
+    if text.data == NULL:
+        return ""
+    return PyUnicode_DecodeUTF8(<char*> text.data, text.length, "replace")
+
+
+cdef inline bint _isspace(str text):
+    # str.isspace: False for "".
+    cdef Py_UCS4 char
+    if not text:
+        return False
+    for char in text:
+        if not Py_UNICODE_ISSPACE(char):
+            return False
+    return True
+
+
+cdef bint _whitespace_between(bd_node* first, bd_node* last) noexcept:
+    # segment._whitespace_between on the pointers.
+    cdef bd_node* node = first
+    cdef bd_node* child
+    while True:
+        child = node.first_child
+        if child != NULL and node != first:
+            node = child
+        else:
+            while node.next == NULL:
+                if node.parent == NULL:
+                    return False
+                node = node.parent
+            node = node.next
+        if node == last:
+            return False
+        if node.type == TEXT_TYPE:
+            return True
+
+
+cdef inline Py_ssize_t _innermost(list drop_stack):
+    # The scope in effect, or -1 (an index spelled out: wraparound is off).
+    return drop_stack[len(drop_stack) - 1] if drop_stack else -1
+
+
+cdef inline void _end_inside(list pieces, int anchor_depth, int sup_depth):
+    if anchor_depth:
+        pieces.append(ANCHOR_MARK)
+    if sup_depth:
+        pieces.append(SUB_CLOSE)
+    pieces.append(BLOCK_END)
+
+
+cdef inline void _begin_inside(list pieces, int anchor_depth, int sup_depth):
+    if anchor_depth:
+        pieces.append(ANCHOR_MARK)
+    if sup_depth:
+        pieces.append(SUB_OPEN)
+
+
+# One level of the walk: the children of an element being walked.
+cdef struct Level:
+    bd_node* next  # the next child to look at
+    int closer  # the flags of the element, to close after its children
+    bint skip_ws  # whether blank text children are skipped (outside <pre>)
+
+
+cdef class _Stack:
+    # A growable C array, freed with the walk whatever happens.
+    cdef Level* levels
+    cdef uintptr_t* ids
+    cdef Py_ssize_t size
+    cdef Py_ssize_t id_size
+
+    def __cinit__(self):
+        self.size = self.id_size = 64
+        self.levels = <Level*> malloc(self.size * sizeof(Level))
+        self.ids = <uintptr_t*> malloc(self.id_size * sizeof(uintptr_t))
+        if self.levels == NULL or self.ids == NULL:
+            raise MemoryError()
+
+    def __dealloc__(self):
+        free(self.levels)
+        free(self.ids)
+
+    cdef int grow(self, Py_ssize_t needed) except -1:
+        cdef Level* levels
+        if needed < self.size:
+            return 0
+        levels = <Level*> realloc(self.levels, 2 * self.size * sizeof(Level))
+        if levels == NULL:
+            raise MemoryError()
+        self.levels = levels
+        self.size *= 2
+        return 0
+
+    cdef int grow_ids(self, Py_ssize_t needed) except -1:
+        cdef uintptr_t* ids
+        if needed < self.id_size:
+            return 0
+        ids = <uintptr_t*> realloc(self.ids, 2 * self.id_size * sizeof(uintptr_t))
+        if ids == NULL:
+            raise MemoryError()
+        self.ids = ids
+        self.id_size *= 2
+        return 0
+
+
+def walk(LexborNode body, const unsigned char[:] packed, int custom, dict names,
+         Py_ssize_t drop_close, dict openers, object title):
+    """segment._walk_python's loop from <body> on; `packed` is the tag table's flags as
+    native uint16 (TagTable.packed). Returns (blocks, text, linked, title, drop_scopes,
+    scope_parents, declarations)."""
+    if not _configured:
+        raise RuntimeError("blockdensity._walk.configure() has not been called")
+    cdef const uint16_t* flags_of = <const uint16_t*> &packed[0]
+    cdef Py_ssize_t n_flags = packed.shape[0] // 2
+    cdef object parser = body.parser
+    cdef list blocks = []
+    cdef list drop_scopes = []
+    cdef list scope_parents = []
+    cdef list declarations = []
+    cdef list pieces = []  # the page's text, block after block
+    cdef list links = []  # the page's link text, block after block
+    cdef list drop_stack = []
+    cdef Py_ssize_t start = 0, link_start = 0
+    cdef bint visible = False
+    cdef str element = "body"
+    cdef bint pre = False
+    cdef Py_ssize_t drop = -1
+    cdef int anchor_depth = 0, sup_depth = 0, pre_depth = 0
+    cdef _Stack stack = _Stack()
+    cdef Py_ssize_t depth = 0  # levels on the stack
+    cdef Py_ssize_t boundaries = 1  # ids on the stack of boundary elements
+    cdef bint skip_ws = True
+    cdef bd_node* glue_node = NULL  # the last text node, while nothing separates it
+    cdef bint glue_ends_blank = False  # ... and whether its text ends in whitespace
+    cdef bint link_closes = False
+    cdef bd_node* cursor = body.node.first_child  # the next child of the level walked
+    cdef bint cursor_skip = True
+    cdef int closer = BOUNDARY
+    cdef bint ends_block = False
+    cdef bint finished = False
+    cdef bint interrupted
+    cdef bd_node* node
+    cdef bd_node* child
+    cdef uintptr_t node_id
+    cdef int flags
+    cdef str text
+    cdef Py_ssize_t length
+    stack.ids[0] = body.node.local_name
+    while True:
+        if ends_block:
+            ends_block = False
+            glue_node = NULL
+            if visible:
+                if anchor_depth or sup_depth:
+                    _end_inside(pieces, anchor_depth, sup_depth)
+                else:
+                    pieces.append(BLOCK_END)
+                links.append(BLOCK_END)
+                blocks.append((element, pre, drop))
+                visible = False
+                start = len(pieces)
+                link_start = len(links)
+                if anchor_depth or sup_depth:
+                    _begin_inside(pieces, anchor_depth, sup_depth)
+            elif len(pieces) > start:
+                del pieces[start:]
+                del links[link_start:]
+                if anchor_depth or sup_depth:
+                    _begin_inside(pieces, anchor_depth, sup_depth)
+        interrupted = False  # the children loop left by a `break` of the reference's
+        while True:
+            node = _child(cursor, cursor_skip)
+            if node == NULL:
+                break
+            cursor = node.next
+            node_id = node.local_name
+            if node_id != TEXT_ID:
+                if node_id < <uintptr_t> n_flags:
+                    flags = flags_of[node_id]
+                elif <Py_ssize_t> node_id == drop_close:
+                    drop_stack.pop()
+                    continue
+                elif node_id in openers:
+                    scope_parents.append(_innermost(drop_stack))
+                    drop_stack.append(len(drop_scopes))
+                    drop_scopes.append(openers[node_id])
+                    continue
+                else:
+                    flags = custom
+                if flags & BOUNDARY:
+                    ends_block = True
+                    if flags & SKIP:  # <hr>
+                        interrupted = True
+                        break
+                    stack.grow_ids(boundaries)
+                    stack.ids[boundaries] = node_id
+                    boundaries += 1
+                    if flags == BOUNDARY:
+                        stack.grow(depth)
+                        stack.levels[depth] = Level(cursor, closer, cursor_skip)
+                        depth += 1
+                        cursor = node.first_child
+                        cursor_skip = skip_ws
+                        closer = BOUNDARY
+                        interrupted = True
+                        break
+                elif not flags or (flags == ANCHOR and not anchor_depth):
+                    child = node.first_child
+                    if child == NULL or child.next != NULL or child.local_name != TEXT_ID:
+                        if flags:
+                            anchor_depth = 1
+                            pieces.append(ANCHOR_MARK)
+                            links.append(SPACE)
+                        stack.grow(depth)
+                        stack.levels[depth] = Level(cursor, closer, cursor_skip)
+                        depth += 1
+                        cursor = node.first_child
+                        cursor_skip = skip_ws
+                        closer = flags
+                        interrupted = True
+                        break
+                    if flags:
+                        pieces.append(ANCHOR_MARK)
+                        link_closes = True
+                    node = child
+                    node_id = TEXT_ID
+                elif flags & SKIP:
+                    if (node_id == DECLARING[0] or node_id == DECLARING[1]
+                            or node_id == DECLARING[2] or node_id == DECLARING[3]):
+                        declarations.append(_node(node, parser))
+                    if flags & SEPARATOR:
+                        glue_node = NULL
+                        pieces.append(SPACE)
+                        if anchor_depth:
+                            links.append(SPACE)
+                        if flags & TITLE and title is None:
+                            title = " ".join(_node(node, parser).text().split())
+                    elif flags & BREAK:
+                        glue_node = NULL
+                        pieces.append(BREAK_MARK)
+                        if anchor_depth:
+                            links.append(SPACE)
+                    continue
+                elif flags & SEPARATOR:
+                    glue_node = NULL
+                    pieces.append(SPACE)
+                    if anchor_depth:
+                        links.append(SPACE)
+                if node_id != TEXT_ID:
+                    if flags & ANCHOR:
+                        anchor_depth += 1
+                        if anchor_depth == 1:
+                            pieces.append(ANCHOR_MARK)
+                            links.append(SPACE)
+                    if flags & SUPSUB:
+                        sup_depth += 1
+                        if sup_depth == 1:
+                            pieces.append(SUB_OPEN)
+                    if flags & PRE:
+                        pre_depth += 1
+                        skip_ws = False
+                    if flags & DROP:
+                        scope_parents.append(_innermost(drop_stack))
+                        drop_stack.append(len(drop_scopes))
+                        drop_scopes.append(names[node_id])
+                    stack.grow(depth)
+                    stack.levels[depth] = Level(cursor, closer, cursor_skip)
+                    depth += 1
+                    cursor = node.first_child
+                    cursor_skip = skip_ws
+                    closer = flags
+                    interrupted = True
+                    break
+            # A text node.
+            text = _text(node)
+            length = len(text)
+            if (
+                glue_node != NULL
+                and not glue_ends_blank
+                and not (length and Py_UNICODE_ISSPACE(text[0]))
+                and _whitespace_between(glue_node, node)
+            ):
+                pieces.append(SPACE)
+                if anchor_depth:
+                    links.append(SPACE)
+            pieces.append(text)
+            glue_node = node
+            glue_ends_blank = length > 0 and Py_UNICODE_ISSPACE(text[length - 1])
+            if anchor_depth:
+                links.append(text)
+            if not visible and not _isspace(text):
+                visible = True
+                element = names[stack.ids[boundaries - 1]]
+                pre = pre_depth > 0
+                drop = _innermost(drop_stack)
+            if link_closes:
+                pieces.append(ANCHOR_MARK)
+                links.append(SPACE)
+                links.append(text)
+                links.append(SPACE)
+                link_closes = False
+        if interrupted:
+            continue
+        # The children are done: the close of their element.
+        if finished:
+            break
+        flags = closer
+        if depth:
+            depth -= 1
+            cursor = stack.levels[depth].next
+            closer = stack.levels[depth].closer
+            cursor_skip = stack.levels[depth].skip_ws
+        else:  # the close of <body>
+            finished = True
+            cursor = NULL
+        if not flags:
+            continue
+        if flags != BOUNDARY:
+            if flags & ANCHOR:
+                anchor_depth -= 1
+                if anchor_depth == 0:
+                    pieces.append(ANCHOR_MARK)
+                    links.append(SPACE)
+            if flags & SUPSUB:
+                sup_depth -= 1
+                if sup_depth == 0:
+                    pieces.append(SUB_CLOSE)
+            if flags & PRE:
+                pre_depth -= 1
+                skip_ws = not pre_depth
+            if flags & DROP:
+                drop_stack.pop()
+            if not flags & BOUNDARY:
+                if flags & SEPARATOR:
+                    glue_node = NULL
+                    pieces.append(SPACE)
+                    if anchor_depth:
+                        links.append(SPACE)
+                continue
+        boundaries -= 1
+        ends_block = True
+    return (
+        blocks, "".join(pieces), "".join(links), title, drop_scopes, scope_parents, declarations
+    )
+
+
+def _probe():
+    """Check the layouts above against selectolax's own accessors on a small page."""
+    cdef LexborNode body
+    cdef LexborNode other
+    cdef bd_node* node
+    installed = _installed_version("selectolax")
+    if installed != LAYOUT_VERSION:
+        raise RuntimeError(
+            f"blockdensity's compiled walk was built for selectolax {LAYOUT_VERSION}, whose "
+            f"lexbor records it reads, but selectolax {installed} is installed: install "
+            f"selectolax=={LAYOUT_VERSION}, or build blockdensity against {installed} after "
+            "checking the layouts in blockdensity/_walk.pyx"
+        )
+    document = LexborHTMLParser("<p>caf\u00e9 <b>au</b> lait</p>")
+    body = document.body
+    paragraph = body.first_child
+    word = paragraph.first_child
+    bold = word.next
+    node = (<LexborNode> paragraph).node
+    checks = [
+        (<LexborNode> word).node.parent == node,
+        node.parent == body.node,
+        node.first_child == (<LexborNode> word).node,
+        (<LexborNode> word).node.next == (<LexborNode> bold).node,
+        (<LexborNode> bold).node.next == (<LexborNode> bold.next).node,
+        (<LexborNode> bold).node.next.next == NULL,
+        node.local_name == paragraph.tag_id,
+        (<LexborNode> word).node.local_name == word.tag_id,
+        (<LexborNode> word).node.type == TEXT_TYPE,
+        node.type != TEXT_TYPE,
+        _text((<LexborNode> word).node) == word.text_content,
+        _text((<LexborNode> bold.next).node) == bold.next.text_content,
+    ]
+    other = _node(node, document)
+    checks.append(other.mem_id == paragraph.mem_id and other.html == paragraph.html)
+    if not all(checks):
+        raise RuntimeError(
+            f"selectolax {installed}'s lexbor records are not laid out as "
+            "blockdensity/_walk.pyx declares them: the compiled walk cannot read its tree "
+            f"(checks: {checks})"
+        )
+
+
+_probe()

@@ -1,0 +1,183 @@
+"""The compiled walk (blockdensity._walk) against the Python one it mirrors (segment._walk_python).
+
+Both must make the same page, field for field, on every page of the
+development corpus, the fuzz corpus, hostile shapes and random tag soup,
+under the article profile (regions wrapped in marker elements), SPEC's
+published profile and the renderer's (no drops); so the same words, link
+words, decisions and text follow. The declaring elements they hand to
+blockdensity.metadata are the same elements, and give the same metadata.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Iterator
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from blockdensity import DEFAULT_CONF, PUBLISHED_CONF, Conf, fit_text, segment
+from blockdensity.dom import Node
+from blockdensity.measure import measure
+from blockdensity.metadata import read_metadata
+from blockdensity.segment import Page, trace_segment
+from devkit.corpus import DEFAULT_DATA, Corpus
+from devkit.fuzzing import CORPUS_DIR
+from devkit.hostile import flat_divs, nested_divs, unclosed_formatting
+
+CORPUS = Corpus(DEFAULT_DATA)
+needs_corpus = pytest.mark.skipif(not CORPUS.available, reason=f"no corpus at {DEFAULT_DATA}")
+needs_compiled = pytest.mark.skipif(not segment.compiled, reason="built without a compiler")
+
+# The article profile (the default), SPEC's profile, the renderer's, and one
+# that drops ARIA roles too (marker elements around each).
+ROLES_CONF = dataclasses.replace(
+    PUBLISHED_CONF, drop_roles=frozenset({"navigation", "contentinfo", "complementary"})
+)
+CONFS = (DEFAULT_CONF, PUBLISHED_CONF, DEFAULT_CONF.without_drops(), ROLES_CONF)
+
+
+def _declaration(node: Node) -> tuple[str | None, dict[str, str | None], str]:
+    return node.tag, dict(node.attrs), node.html or ""
+
+
+def _fields(page: Page) -> dict[str, object]:
+    return {
+        "blocks": page.blocks,
+        "text": page.text,
+        "linked": page.linked,
+        "title": page.title,
+        "lang": page.lang,
+        "drop_scopes": page.drop_scopes,
+        "scope_parents": page.scope_parents,
+        "declarations": [_declaration(node) for node in page.declarations],
+        "measure": measure(page),
+    }
+
+
+def agree(html: str | bytes, confs: tuple[Conf, ...] = CONFS) -> None:
+    """Both walks make the same page of `html` under each of `confs`, and the same metadata."""
+    if not segment.compiled:
+        return
+    for conf in confs:
+        compiled, compiled_doc = trace_segment(html, conf, None)
+        reference, reference_doc = trace_segment(html, conf, None, reference=True)
+        assert _fields(compiled) == _fields(reference), conf.profile
+        assert read_metadata(compiled_doc, compiled.declarations, "http://x.test/a") == (
+            read_metadata(reference_doc, reference.declarations, "http://x.test/a")
+        )
+
+
+@needs_compiled
+def test_the_installed_package_has_the_compiled_walk() -> None:
+    # ./dev builds with a compiler; only BLOCKDENSITY_PURE_PYTHON=1 leaves it out.
+    assert segment.compiled
+
+
+@needs_compiled
+def test_the_compiled_walk_was_built_for_the_installed_selectolax() -> None:
+    from importlib.metadata import version  # noqa: PLC0415 - only with the compiled walk
+
+    from blockdensity import _walk  # noqa: PLC0415
+
+    assert version("selectolax") == _walk.LAYOUT_VERSION
+
+
+@needs_corpus
+def test_both_walks_agree_on_every_corpus_page() -> None:
+    for page in CORPUS.pages():
+        agree(page.html)
+
+
+@needs_corpus
+def test_both_walks_agree_on_the_raw_bytes_of_the_corpus() -> None:
+    # Bytes go to lexbor as UTF-8: a page in another encoding gives it
+    # invalid sequences, which both walks read as U+FFFD.
+    for page in CORPUS.pages():
+        agree(page.raw, (DEFAULT_CONF,))
+
+
+def _fuzz_files() -> Iterator[bytes]:
+    for path in sorted(CORPUS_DIR.glob("*.html")):
+        yield path.read_bytes()
+
+
+def test_both_walks_agree_on_the_fuzz_corpus() -> None:
+    files = list(_fuzz_files())
+    assert len(files) >= 10
+    for data in files:
+        agree(data)
+        agree(data.decode("utf-8", "replace"))
+
+
+def test_both_walks_agree_on_hostile_shapes() -> None:
+    for build in (nested_divs, flat_divs, unclosed_formatting):
+        html = build(3_000, random.Random(3), CORPUS)
+        agree(html)
+
+
+CASES = (
+    "",
+    "<p>one</p>",
+    "<title>t<p>an unclosed title",
+    "<html lang=' fr '><body><p>x<title>in the body</title>y</p>",
+    "<p>foo<a href=#>bar</a>baz <a>two <b>words</b></a> <a> </a></p>",
+    "<p>a<a><div>a link around blocks</div><p>more</a>c</p>",
+    "<p>H<sub>2</sub>O 1<sup>st</sup> <sup><a>[1]</a></sup><div><sup>open<p>across",
+    "<pre>  kept\n   <b>as</b>  is\n</pre><p>a <b> </b> b<i>c</i> <i>d</i>",
+    "<p>one<br>two<wbr>three<img>four<x-y>five</x-y>six<label>se</label>ven",
+    "<nav><a>n01</a> <a>n02</a></nav><main><p>text</p></main><footer>f</footer>",
+    "<div role=navigation><p>nav</p><div role='contentinfo x'>deep</div></div><p>after",
+    "<p hidden>gone</p><p>kept<span hidden>x</span>y</p>",
+    "<body><meta name=description content=d><link rel=canonical href=/c><base href=/b/>"
+    '<script type="application/ld+json">{"@type": "NewsArticle", "headline": "h"}'
+    "</script><noscript><meta name=x content=y></noscript><template><script></script>"
+    "</template><p>body</p>",
+    "<!doctype html><!-- c --><?php x ?><p>a<!-- c -->b<?pi?>c</p>",
+    "<table><tr><td>a<td>b</table><ul><li>x<li>y</ul><hr><p>after &nGt; &amp;</p>",
+    "<svg><text>no</text></svg><math>no</math><select><option>no</select><p>yes",
+    "<p>\u00a0nbsp\u2003em\u3000ideographic</p><p>\u4e2d\u6587 \ud55c\uad6d\uc5b4",
+    "<article class=comment-list><p>a comment</p></article><div class='share x'>s</div>",
+)
+
+
+@pytest.mark.parametrize("html", CASES)
+def test_both_walks_agree_on_the_cases(html: str) -> None:
+    agree(html)
+
+
+@needs_compiled
+def test_the_fit_is_the_same_with_the_reference_walk(monkeypatch: pytest.MonkeyPatch) -> None:
+    html = "".join(CASES)
+    compiled = fit_text(html)
+    monkeypatch.setattr(segment, "_compiled_walk", None)  # what a pure-Python build runs
+    reference = fit_text(html)
+    assert reference.to_dict() == compiled.to_dict()  # the blocks' records included
+    assert compiled.blocks_total > 20
+
+
+# ---------------------------------------------------------------- random tag soup
+
+TAGS = (
+    "div", "p", "li", "ul", "td", "tr", "table", "span", "a", "b", "i", "sup", "sub", "pre",
+    "nav", "footer", "aside", "main", "article", "br", "wbr", "img", "hr", "script", "style",
+    "title", "template", "noscript", "svg", "option", "select", "meta", "link", "x-custom",
+    "label", "body", "html", "head", "textarea", "plaintext",
+)  # fmt: skip
+TOKENS = st.one_of(
+    st.sampled_from(TAGS).map(lambda name: f"<{name}>"),
+    st.sampled_from(TAGS).map(lambda name: f"</{name}>"),
+    st.sampled_from(TAGS).map(lambda name: f"<{name} hidden>"),
+    st.sampled_from(TAGS).map(lambda name: f"<{name} role=navigation class=comments>"),
+    st.sampled_from(["<a href=#>", "<meta name=author content=me>", "<link rel=x href=y>"]),
+    st.text(alphabet=" \t\n\u00a0ab1.-\u4e2d", max_size=6),
+    st.sampled_from(["<!--", "-->", "<!doctype html>", "<?x>", "&amp;", "&nbsp;", "<", ">"]),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(TOKENS, max_size=60))
+def test_both_walks_agree_on_random_tag_soup(tokens: list[str]) -> None:
+    agree("".join(tokens))
