@@ -42,6 +42,8 @@ def _check_selectolax() -> None:
         )
 
 
+CYTHON = ["blockdensity/_nesting.pyx", "blockdensity/_walk.pyx", "blockdensity/_words.pyx"]
+
 COMPILED = [
     "blockdensity/segment.py",
     "blockdensity/words.py",
@@ -63,7 +65,7 @@ if os.environ.get("BLOCKDENSITY_PURE_PYTHON", "") in ("", "0"):
     setup(
         ext_modules=[
             *mypycify(COMPILED, opt_level="3"),
-            *cythonize(["blockdensity/_nesting.pyx", "blockdensity/_walk.pyx"], quiet=True),
+            *cythonize(CYTHON, quiet=True),
         ]
     )
 else:

@@ -1,0 +1,13 @@
+# The compiled counter of blockdensity.words (_words.pyx).
+
+from collections.abc import Callable
+
+def configure(
+    char_class: Callable[[str], str],
+    letter: str,
+    joiner: str,
+    separator: str,
+    cjk_word: str,
+    glue: str,
+) -> None: ...
+def count_ended(texts: str) -> list[int]: ...
