@@ -42,7 +42,7 @@ def _check_selectolax() -> None:
         )
 
 
-CYTHON = ["blockdensity/_nesting.pyx", "blockdensity/_walk.pyx", "blockdensity/_words.pyx"]
+CYTHON = ["blockdensity/_nesting.pyx", "blockdensity/_walk.pyx", "blockdensity/_text.pyx"]
 
 COMPILED = [
     "blockdensity/segment.py",

@@ -7,7 +7,7 @@ is a word by itself. Everything else separates words.
 
 `char_class` is the rule for one character; everything else here is about
 applying it fast. Where the package is compiled, `count_ended` is
-blockdensity._words: one pass over the characters in C, each code point's
+blockdensity._text: one pass over the characters in C, each code point's
 class asked of `char_class` once per process (a few ns a character in any
 script). The reference below, which is also the counter of a build without a
 compiler, gets near that from Python. Python's regular expressions and
@@ -214,7 +214,7 @@ def count_ended(texts: str) -> list[int]:
 
 
 def _count_ended_python(texts: str) -> list[int]:
-    # The reference (blockdensity._words is the rule compiled, one pass over
+    # The reference (blockdensity._text is the rule compiled, one pass over
     # the characters), and the counter of a package built without a compiler.
     # One encode, one translate and one split for all of them: a page's blocks
     # are counted at once, not at a few calls per block.
@@ -297,12 +297,12 @@ def _count_by_tokens(text: str) -> int:
     return count
 
 
-# The counter compiled (blockdensity._words): the same rule, read from
+# The counter compiled (blockdensity._text): the same rule, read from
 # char_class once per code point, applied in one pass whatever the script.
 _compiled_count_ended: Callable[[str], list[int]] | None
 try:
-    from blockdensity._words import configure
-    from blockdensity._words import count_ended as _count_ended_c
+    from blockdensity._text import configure
+    from blockdensity._text import count_ended as _count_ended_c
 except ImportError:  # built without a compiler
     _compiled_count_ended = None
 else:

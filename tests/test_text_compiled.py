@@ -1,8 +1,10 @@
-"""The compiled counter (blockdensity._words) against its reference (words._count_ended_python).
+"""The compiled text passes (blockdensity._text) against their references.
 
-Both must count the same words in every block of every development corpus
-page (text and link text, in every script the corpus holds), in every
-Unicode character alone and beside letters, and in random text.
+The word counter (words._count_ended_python) must count the same words in
+every block of every development corpus page (text and link text, in every
+script the corpus holds), in every Unicode character alone and beside
+letters, and in random text; the whitespace collapse (render._collapse_python)
+must make the same lines of the same blocks and random text.
 """
 
 from __future__ import annotations
@@ -13,8 +15,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from blockdensity import DEFAULT_CONF, words
-from blockdensity.segment import ANCHOR_MARK, BREAK_MARK, SUB_CLOSE, SUB_OPEN, segment
+from blockdensity import DEFAULT_CONF, render, words
+from blockdensity.render import _collapse, _collapse_python
+from blockdensity.segment import ANCHOR_MARK, BREAK_MARK, PRE, SUB_CLOSE, SUB_OPEN, segment
 from blockdensity.words import END, _count_ended_python, count_ended
 from devkit.corpus import DEFAULT_DATA, Corpus
 
@@ -30,9 +33,14 @@ def agree(texts: str) -> None:
     assert count_ended(texts) == _count_ended_python(texts)
 
 
+def collapse_agrees(texts: list[str]) -> None:
+    assert _collapse(texts) == _collapse_python(texts)
+
+
 @needs_compiled
-def test_the_installed_package_has_the_compiled_counter() -> None:
+def test_the_installed_package_has_the_compiled_passes() -> None:
     assert words.compiled
+    assert render._compiled_collapse is not None
 
 
 @needs_corpus
@@ -44,6 +52,9 @@ def test_both_counters_agree_on_every_corpus_page() -> None:
         # As measure counts it: the marks made separators, sup/sub edges gone.
         text = segmented.text.replace(ANCHOR_MARK, " ").replace(BREAK_MARK, " ")
         agree(text.replace(SUB_OPEN, "").replace(SUB_CLOSE, ""))
+        # As render_blocks collapses them: the blocks outside <pre> without <br>.
+        pairs = zip(segmented.blocks, segmented.block_texts(), strict=True)
+        collapse_agrees([t for block, t in pairs if not block[PRE] and BREAK_MARK not in t])
 
 
 def test_both_counters_agree_on_every_character() -> None:
@@ -78,3 +89,22 @@ ALPHABET = st.sampled_from(
 def test_both_counters_agree_on_random_text(chars: list[str]) -> None:
     agree("".join(chars))
     agree("".join(chars) + END)
+
+
+SPACES = st.sampled_from([" ", "\t", "\n", "\u00a0", "\u3000", "\u2028", "\x1c", "\x85"])
+LINE_TEXT = st.lists(st.one_of(SPACES, ALPHABET.filter(lambda char: char != END)), max_size=30)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(LINE_TEXT, max_size=8))
+def test_both_collapses_agree_on_random_text(texts: list[list[str]]) -> None:
+    # With texts that are all whitespace too: the compiled one defers to the reference.
+    collapse_agrees(["".join(chars) for chars in texts])
+
+
+@pytest.mark.parametrize(
+    "texts",
+    [[], [" "], ["a"], [" a  b ", "\u00e9\u3000\u4e2d "], ["\U0001f600 x", "\xff"], ["a\x00b"]],
+)
+def test_both_collapses_agree_on_the_edges(texts: list[str]) -> None:
+    collapse_agrees(texts)

@@ -1,4 +1,4 @@
-# The compiled counter of blockdensity.words (_words.pyx).
+# The compiled text passes of blockdensity.words and blockdensity.render (_text.pyx).
 
 from collections.abc import Callable
 
@@ -11,3 +11,4 @@ def configure(
     glue: str,
 ) -> None: ...
 def count_ended(texts: str) -> list[int]: ...
+def collapse(texts: list[str]) -> str | None: ...
