@@ -12,7 +12,13 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import re
+import subprocess
+import sys
+import tomllib
 from collections.abc import Iterator
+from importlib.metadata import version
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -27,6 +33,7 @@ from devkit.corpus import DEFAULT_DATA, Corpus
 from devkit.fuzzing import CORPUS_DIR
 from devkit.hostile import flat_divs, nested_divs, unclosed_formatting
 
+ROOT = Path(__file__).resolve().parents[1]
 CORPUS = Corpus(DEFAULT_DATA)
 needs_corpus = pytest.mark.skipif(not CORPUS.available, reason=f"no corpus at {DEFAULT_DATA}")
 needs_compiled = pytest.mark.skipif(not segment.compiled, reason="built without a compiler")
@@ -78,11 +85,41 @@ def test_the_installed_package_has_the_compiled_walk() -> None:
 
 @needs_compiled
 def test_the_compiled_walk_was_built_for_the_installed_selectolax() -> None:
-    from importlib.metadata import version  # noqa: PLC0415 - only with the compiled walk
-
-    from blockdensity import _walk  # noqa: PLC0415
+    from blockdensity import _walk  # noqa: PLC0415 - only with the compiled walk
 
     assert version("selectolax") == _walk.LAYOUT_VERSION
+
+
+def test_every_pin_of_selectolax_is_the_release_the_walk_mirrors() -> None:
+    # setup.py reads LAYOUT_VERSION from the .pyx; the runtime dependency,
+    # the build requirement and the constraints must name the same release.
+    source = (ROOT / "blockdensity" / "_walk.pyx").read_text(encoding="utf-8")
+    found = re.search(r'^LAYOUT_VERSION = "([^"]+)"$', source, re.MULTILINE)
+    assert found is not None
+    pin = f"selectolax=={found[1]}"
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert pin in project["project"]["dependencies"]
+    assert pin in project["build-system"]["requires"]
+    assert pin in (ROOT / "constraints.txt").read_text(encoding="utf-8").split()
+
+
+@needs_compiled
+def test_another_selectolax_makes_the_import_fail_loudly() -> None:
+    # As if selectolax had been upgraded under a built package: the import
+    # of blockdensity refuses, naming both releases.
+    code = (
+        "import importlib.metadata as m\n"
+        "real = m.version\n"
+        "m.version = lambda name: '9.9.9' if name == 'selectolax' else real(name)\n"
+        "import blockdensity\n"
+    )
+    result = subprocess.run(  # noqa: S603 - our own interpreter
+        [sys.executable, "-c", code], capture_output=True, text=True, check=False, cwd=ROOT
+    )
+    assert result.returncode != 0
+    assert "RuntimeError" in result.stderr
+    assert "built for selectolax 1.0.2" in result.stderr
+    assert "selectolax 9.9.9 is installed" in result.stderr
 
 
 @needs_corpus
