@@ -18,9 +18,19 @@ RuntimeError if anything differs: a silent misread would be wrong text, not
 a crash.
 """
 
-from cpython.unicode cimport Py_UNICODE_ISSPACE, PyUnicode_DecodeUTF8
-from libc.stdint cimport uint16_t, uintptr_t
+from cpython.unicode cimport (
+    Py_UNICODE_ISSPACE,
+    PyUnicode_4BYTE_KIND,
+    PyUnicode_DATA,
+    PyUnicode_DecodeUTF8,
+    PyUnicode_FromKindAndData,
+    PyUnicode_GET_LENGTH,
+    PyUnicode_KIND,
+    PyUnicode_READ,
+)
+from libc.stdint cimport uint16_t, uint32_t, uintptr_t
 from libc.stdlib cimport free, malloc, realloc
+from libc.string cimport memcpy, memmove
 
 from importlib.metadata import version as _installed_version
 
@@ -86,8 +96,9 @@ DEF TEXT_TYPE = 3  # LXB_DOM_NODE_TYPE_TEXT
 cdef uintptr_t TEXT_ID
 cdef uintptr_t DECLARING[4]
 cdef int BOUNDARY, ANCHOR, SUPSUB, PRE, DROP, SEPARATOR, SKIP, BREAK, TITLE
-cdef str BLOCK_END, ANCHOR_MARK, BREAK_MARK, SUB_OPEN, SUB_CLOSE
-cdef str SPACE = " "
+cdef str BLOCK_END
+cdef Py_UCS4 ANCHOR_MARK, BREAK_MARK, SUB_OPEN, SUB_CLOSE
+DEF SPACE = 32
 cdef bint _configured = False
 
 
@@ -104,8 +115,9 @@ def configure(int text_id, tuple declaring, dict bits, dict marks):
     BOUNDARY, ANCHOR, SUPSUB = bits["BOUNDARY"], bits["ANCHOR"], bits["SUPSUB"]
     PRE, DROP, SEPARATOR = bits["PRE"], bits["DROP"], bits["SEPARATOR"]
     SKIP, BREAK, TITLE = bits["SKIP"], bits["BREAK"], bits["TITLE"]
-    BLOCK_END, ANCHOR_MARK, BREAK_MARK = marks["BLOCK_END"], marks["ANCHOR_MARK"], marks["BREAK_MARK"]
-    SUB_OPEN, SUB_CLOSE = marks["SUB_OPEN"], marks["SUB_CLOSE"]
+    BLOCK_END = marks["BLOCK_END"]
+    ANCHOR_MARK, BREAK_MARK = ord(marks["ANCHOR_MARK"]), ord(marks["BREAK_MARK"])
+    SUB_OPEN, SUB_CLOSE = ord(marks["SUB_OPEN"]), ord(marks["SUB_CLOSE"])
     _configured = True
 
 
@@ -140,23 +152,143 @@ cdef inline bd_node* _child(bd_node* node, bint skip_ws) noexcept:
     return node
 
 
-cdef inline str _text(bd_node* node):
-    # LexborNode.text_content, or "" where it is None.
-    cdef bd_text* text = <bd_text*> node
-    if text.data == NULL:
-        return ""
-    return PyUnicode_DecodeUTF8(<char*> text.data, text.length, "replace")
-
-
-cdef inline bint _isspace(str text):
-    # str.isspace: False for "".
-    cdef Py_UCS4 char
-    if not text:
+cdef inline bint _isspace(const Py_UCS4* text, Py_ssize_t length) noexcept:
+    # str.isspace of the characters: False for none.
+    cdef Py_ssize_t i
+    if not length:
         return False
-    for char in text:
-        if not Py_UNICODE_ISSPACE(char):
+    for i in range(length):
+        if not Py_UNICODE_ISSPACE(text[i]):
             return False
     return True
+
+
+cdef class _Text:
+    # The text the reference builds as a list of str and joins at the end,
+    # built as code points instead: no str per text node.
+    cdef Py_UCS4* data
+    cdef Py_ssize_t size
+    cdef Py_ssize_t capacity
+
+    def __cinit__(self):
+        self.size = 0
+        self.capacity = 4096
+        self.data = <Py_UCS4*> malloc(self.capacity * sizeof(Py_UCS4))
+        if self.data == NULL:
+            raise MemoryError()
+
+    def __dealloc__(self):
+        free(self.data)
+
+    cdef int reserve(self, Py_ssize_t more) except -1:
+        cdef Py_ssize_t capacity = self.capacity
+        cdef Py_UCS4* data
+        while self.size + more > capacity:
+            capacity *= 2
+        if capacity != self.capacity:
+            data = <Py_UCS4*> realloc(self.data, capacity * sizeof(Py_UCS4))
+            if data == NULL:
+                raise MemoryError()
+            self.data = data
+            self.capacity = capacity
+        return 0
+
+    cdef inline int push(self, Py_UCS4 code) except -1:
+        if self.size == self.capacity:
+            self.reserve(1)
+        self.data[self.size] = code
+        self.size += 1
+        return 0
+
+    cdef int push_str(self, str text) except -1:
+        cdef Py_ssize_t length = PyUnicode_GET_LENGTH(text)
+        cdef int kind = PyUnicode_KIND(text)
+        cdef void* data = PyUnicode_DATA(text)
+        cdef Py_ssize_t i
+        self.reserve(length)
+        for i in range(length):
+            self.data[self.size + i] = PyUnicode_READ(kind, data, i)
+        self.size += length
+        return 0
+
+    cdef int extend(self, const Py_UCS4* codes, Py_ssize_t length) except -1:
+        self.reserve(length)
+        memcpy(self.data + self.size, codes, length * sizeof(Py_UCS4))
+        self.size += length
+        return 0
+
+    cdef int insert_space(self, Py_ssize_t at) except -1:
+        self.reserve(1)
+        memmove(self.data + at + 1, self.data + at, (self.size - at) * sizeof(Py_UCS4))
+        self.data[at] = SPACE
+        self.size += 1
+        return 0
+
+    cdef int decode(self, bd_node* node) except -1:
+        # The text node's UTF-8 as LexborNode.text_content decodes it ("replace"):
+        # valid UTF-8 here, anything else by CPython's decoder itself.
+        cdef bd_text* text = <bd_text*> node
+        cdef const unsigned char* s = text.data
+        cdef Py_ssize_t n = text.length
+        cdef Py_ssize_t i = 0, k
+        cdef Py_UCS4* out
+        cdef unsigned char c, c1
+        cdef uint32_t code  # not Py_UCS4, which Cython's arithmetic would make a str
+        cdef int more
+        if s == NULL:
+            return 0
+        self.reserve(n)  # never more characters than bytes
+        out = self.data + self.size
+        k = 0
+        while i < n:
+            c = s[i]
+            if c < 0x80:
+                out[k] = c
+                k += 1
+                i += 1
+                continue
+            if 0xC2 <= c <= 0xDF:
+                more = 1
+                code = c & 0x1F
+            elif 0xE0 <= c <= 0xEF:
+                more = 2
+                code = c & 0x0F
+            elif 0xF0 <= c <= 0xF4:
+                more = 3
+                code = c & 0x07
+            else:
+                return self._decode_replacing(s, n)
+            if i + more >= n:  # cut short
+                return self._decode_replacing(s, n)
+            c1 = s[i + 1]
+            # The second byte's range excludes overlong forms, surrogates and
+            # code points past U+10FFFF (the Unicode standard's table 3-7).
+            if ((c == 0xE0 and c1 < 0xA0) or (c == 0xED and c1 > 0x9F)
+                    or (c == 0xF0 and c1 < 0x90) or (c == 0xF4 and c1 > 0x8F)
+                    or c1 < 0x80 or c1 > 0xBF):
+                return self._decode_replacing(s, n)
+            code = (code << 6) | (c1 & 0x3F)
+            if more >= 2:
+                c1 = s[i + 2]
+                if c1 < 0x80 or c1 > 0xBF:
+                    return self._decode_replacing(s, n)
+                code = (code << 6) | (c1 & 0x3F)
+            if more == 3:
+                c1 = s[i + 3]
+                if c1 < 0x80 or c1 > 0xBF:
+                    return self._decode_replacing(s, n)
+                code = (code << 6) | (c1 & 0x3F)
+            out[k] = <Py_UCS4> code
+            k += 1
+            i += more + 1
+        self.size += k
+        return 0
+
+    cdef int _decode_replacing(self, const unsigned char* s, Py_ssize_t n) except -1:
+        return self.push_str(PyUnicode_DecodeUTF8(<const char*> s, n, "replace"))
+
+    cdef str make(self):
+        return PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, self.data, self.size)
 
 
 cdef bint _whitespace_between(bd_node* first, bd_node* last) noexcept:
@@ -184,19 +316,20 @@ cdef inline Py_ssize_t _innermost(list drop_stack):
     return drop_stack[len(drop_stack) - 1] if drop_stack else -1
 
 
-cdef inline void _end_inside(list pieces, int anchor_depth, int sup_depth):
+cdef inline int _end_inside(_Text pieces, int anchor_depth, int sup_depth) except -1:
     if anchor_depth:
-        pieces.append(ANCHOR_MARK)
+        pieces.push(ANCHOR_MARK)
     if sup_depth:
-        pieces.append(SUB_CLOSE)
-    pieces.append(BLOCK_END)
+        pieces.push(SUB_CLOSE)
+    return pieces.push_str(BLOCK_END)
 
 
-cdef inline void _begin_inside(list pieces, int anchor_depth, int sup_depth):
+cdef inline int _begin_inside(_Text pieces, int anchor_depth, int sup_depth) except -1:
     if anchor_depth:
-        pieces.append(ANCHOR_MARK)
+        pieces.push(ANCHOR_MARK)
     if sup_depth:
-        pieces.append(SUB_OPEN)
+        pieces.push(SUB_OPEN)
+    return 0
 
 
 # One level of the walk: the children of an element being walked.
@@ -261,8 +394,8 @@ def walk(LexborNode body, const unsigned char[:] packed, int custom, dict names,
     cdef list drop_scopes = []
     cdef list scope_parents = []
     cdef list declarations = []
-    cdef list pieces = []  # the page's text, block after block
-    cdef list links = []  # the page's link text, block after block
+    cdef _Text pieces = _Text()  # the page's text, block after block
+    cdef _Text links = _Text()  # the page's link text, block after block
     cdef list drop_stack = []
     cdef Py_ssize_t start = 0, link_start = 0
     cdef bint visible = False
@@ -287,8 +420,7 @@ def walk(LexborNode body, const unsigned char[:] packed, int custom, dict names,
     cdef bd_node* child
     cdef uintptr_t node_id
     cdef int flags
-    cdef str text
-    cdef Py_ssize_t length
+    cdef Py_ssize_t text_start, length
     stack.ids[0] = body.node.local_name
     while True:
         if ends_block:
@@ -298,17 +430,17 @@ def walk(LexborNode body, const unsigned char[:] packed, int custom, dict names,
                 if anchor_depth or sup_depth:
                     _end_inside(pieces, anchor_depth, sup_depth)
                 else:
-                    pieces.append(BLOCK_END)
-                links.append(BLOCK_END)
+                    pieces.push_str(BLOCK_END)
+                links.push_str(BLOCK_END)
                 blocks.append((element, pre, drop))
                 visible = False
-                start = len(pieces)
-                link_start = len(links)
+                start = pieces.size
+                link_start = links.size
                 if anchor_depth or sup_depth:
                     _begin_inside(pieces, anchor_depth, sup_depth)
-            elif len(pieces) > start:
-                del pieces[start:]
-                del links[link_start:]
+            elif pieces.size > start:
+                pieces.size = start
+                links.size = link_start
                 if anchor_depth or sup_depth:
                     _begin_inside(pieces, anchor_depth, sup_depth)
         interrupted = False  # the children loop left by a `break` of the reference's
@@ -353,8 +485,8 @@ def walk(LexborNode body, const unsigned char[:] packed, int custom, dict names,
                     if child == NULL or child.next != NULL or child.local_name != TEXT_ID:
                         if flags:
                             anchor_depth = 1
-                            pieces.append(ANCHOR_MARK)
-                            links.append(SPACE)
+                            pieces.push(ANCHOR_MARK)
+                            links.push(SPACE)
                         stack.grow(depth)
                         stack.levels[depth] = Level(cursor, closer, cursor_skip)
                         depth += 1
@@ -364,7 +496,7 @@ def walk(LexborNode body, const unsigned char[:] packed, int custom, dict names,
                         interrupted = True
                         break
                     if flags:
-                        pieces.append(ANCHOR_MARK)
+                        pieces.push(ANCHOR_MARK)
                         link_closes = True
                     node = child
                     node_id = TEXT_ID
@@ -374,32 +506,32 @@ def walk(LexborNode body, const unsigned char[:] packed, int custom, dict names,
                         declarations.append(_node(node, parser))
                     if flags & SEPARATOR:
                         glue_node = NULL
-                        pieces.append(SPACE)
+                        pieces.push(SPACE)
                         if anchor_depth:
-                            links.append(SPACE)
+                            links.push(SPACE)
                         if flags & TITLE and title is None:
                             title = " ".join(_node(node, parser).text().split())
                     elif flags & BREAK:
                         glue_node = NULL
-                        pieces.append(BREAK_MARK)
+                        pieces.push(BREAK_MARK)
                         if anchor_depth:
-                            links.append(SPACE)
+                            links.push(SPACE)
                     continue
                 elif flags & SEPARATOR:
                     glue_node = NULL
-                    pieces.append(SPACE)
+                    pieces.push(SPACE)
                     if anchor_depth:
-                        links.append(SPACE)
+                        links.push(SPACE)
                 if node_id != TEXT_ID:
                     if flags & ANCHOR:
                         anchor_depth += 1
                         if anchor_depth == 1:
-                            pieces.append(ANCHOR_MARK)
-                            links.append(SPACE)
+                            pieces.push(ANCHOR_MARK)
+                            links.push(SPACE)
                     if flags & SUPSUB:
                         sup_depth += 1
                         if sup_depth == 1:
-                            pieces.append(SUB_OPEN)
+                            pieces.push(SUB_OPEN)
                     if flags & PRE:
                         pre_depth += 1
                         skip_ws = False
@@ -416,32 +548,33 @@ def walk(LexborNode body, const unsigned char[:] packed, int custom, dict names,
                     interrupted = True
                     break
             # A text node.
-            text = _text(node)
-            length = len(text)
+            text_start = pieces.size
+            pieces.decode(node)
+            length = pieces.size - text_start
             if (
                 glue_node != NULL
                 and not glue_ends_blank
-                and not (length and Py_UNICODE_ISSPACE(text[0]))
+                and not (length and Py_UNICODE_ISSPACE(pieces.data[text_start]))
                 and _whitespace_between(glue_node, node)
             ):
-                pieces.append(SPACE)
+                pieces.insert_space(text_start)  # before the text, as the reference
+                text_start += 1
                 if anchor_depth:
-                    links.append(SPACE)
-            pieces.append(text)
+                    links.push(SPACE)
             glue_node = node
-            glue_ends_blank = length > 0 and Py_UNICODE_ISSPACE(text[length - 1])
+            glue_ends_blank = length > 0 and Py_UNICODE_ISSPACE(pieces.data[text_start + length - 1])
             if anchor_depth:
-                links.append(text)
-            if not visible and not _isspace(text):
+                links.extend(pieces.data + text_start, length)
+            if not visible and not _isspace(pieces.data + text_start, length):
                 visible = True
                 element = names[stack.ids[boundaries - 1]]
                 pre = pre_depth > 0
                 drop = _innermost(drop_stack)
             if link_closes:
-                pieces.append(ANCHOR_MARK)
-                links.append(SPACE)
-                links.append(text)
-                links.append(SPACE)
+                pieces.push(ANCHOR_MARK)
+                links.push(SPACE)
+                links.extend(pieces.data + text_start, length)
+                links.push(SPACE)
                 link_closes = False
         if interrupted:
             continue
@@ -463,12 +596,12 @@ def walk(LexborNode body, const unsigned char[:] packed, int custom, dict names,
             if flags & ANCHOR:
                 anchor_depth -= 1
                 if anchor_depth == 0:
-                    pieces.append(ANCHOR_MARK)
-                    links.append(SPACE)
+                    pieces.push(ANCHOR_MARK)
+                    links.push(SPACE)
             if flags & SUPSUB:
                 sup_depth -= 1
                 if sup_depth == 0:
-                    pieces.append(SUB_CLOSE)
+                    pieces.push(SUB_CLOSE)
             if flags & PRE:
                 pre_depth -= 1
                 skip_ws = not pre_depth
@@ -477,15 +610,22 @@ def walk(LexborNode body, const unsigned char[:] packed, int custom, dict names,
             if not flags & BOUNDARY:
                 if flags & SEPARATOR:
                     glue_node = NULL
-                    pieces.append(SPACE)
+                    pieces.push(SPACE)
                     if anchor_depth:
-                        links.append(SPACE)
+                        links.push(SPACE)
                 continue
         boundaries -= 1
         ends_block = True
     return (
-        blocks, "".join(pieces), "".join(links), title, drop_scopes, scope_parents, declarations
+        blocks, pieces.make(), links.make(), title, drop_scopes, scope_parents, declarations
     )
+
+
+cdef str _text(bd_node* node):
+    # LexborNode.text_content, or "" where it is None, as the walk reads it.
+    cdef _Text text = _Text()
+    text.decode(node)
+    return text.make()
 
 
 def _probe():

@@ -185,6 +185,21 @@ def test_both_walks_agree_on_the_cases(html: str) -> None:
     agree(html)
 
 
+@pytest.mark.parametrize(
+    "data",
+    [
+        "<p>caf\u00e9 \u4e2d\u6587 \U0001f600 \u0800 \U00010000 \U0010ffff</p>".encode(),
+        b"<p>latin-1 caf\xe9 cut \xe2\x82</p><p>surrogate \xed\xa0\x80</p>",
+        b"<p>overlong \xc0\xaf \xe0\x80\xaf \xf0\x80\x80\xaf past \xf4\x90\x80\x80</p>",
+        b"<p>stray \x80\xbf lead \xf8\x88\x80\x80\x80 <b>at the end \xf0\x9f\x98",
+    ],
+)
+def test_both_walks_decode_text_as_selectolax_does(data: bytes) -> None:
+    # Lexbor hands invalid UTF-8 through: both read it as text_content
+    # does, with U+FFFD for each bad sequence.
+    agree(data)
+
+
 @needs_compiled
 def test_the_fit_is_the_same_with_the_reference_walk(monkeypatch: pytest.MonkeyPatch) -> None:
     html = "".join(CASES)
