@@ -7,6 +7,7 @@ LAYOUT_VERSION: str
 def configure(
     text_id: int, declaring: tuple[int, ...], bits: dict[str, int], marks: dict[str, str]
 ) -> None: ...
+def attribute_id(element: LexborNode) -> int: ...
 def walk(
     body: LexborNode,
     packed: bytes,
@@ -15,6 +16,8 @@ def walk(
     drop_close: int,
     openers: dict[int, str],
     title: str | None,
+    region_id: int,
+    scopes: dict[str, str],
 ) -> tuple[
     list[tuple[str, bool, int]], str, str, str | None, list[str], list[int], list[LexborNode]
 ]: ...

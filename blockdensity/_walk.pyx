@@ -66,6 +66,27 @@ cdef extern from *:
         size_t length;
     } bd_text;
     typedef struct {
+        unsigned char *data;
+        size_t length;
+    } bd_str;                      /* lexbor_str_t */
+    typedef struct bd_attr bd_attr;
+    struct bd_attr {               /* lxb_dom_attr_t (attr.h) */
+        bd_node node;              /* its local_name is the attribute's name id */
+        uintptr_t upper_name;
+        uintptr_t qualified_name;
+        bd_str *value;
+        void *owner;
+        bd_attr *next;
+        bd_attr *prev;
+    };
+    typedef struct {               /* lxb_dom_element_t (element.h), its head */
+        bd_node node;
+        uintptr_t upper_name;
+        uintptr_t qualified_name;
+        bd_str *is_value;
+        bd_attr *first_attr;
+    } bd_element;
+    typedef struct {
         PyObject_HEAD
         void *vtab;
         bd_node *node;
@@ -83,6 +104,15 @@ cdef extern from *:
     ctypedef struct bd_text:
         unsigned char* data
         size_t length
+    ctypedef struct bd_str:
+        unsigned char* data
+        size_t length
+    ctypedef struct bd_attr:
+        bd_node node
+        bd_str* value
+        bd_attr* next
+    ctypedef struct bd_element:
+        bd_attr* first_attr
 
     # check_size error: Cython compares the size of the object selectolax
     # makes with the one declared here when this module is imported.
@@ -90,6 +120,7 @@ cdef extern from *:
         cdef bd_node* node
         cdef object parser
 
+DEF ELEMENT_TYPE = 1  # LXB_DOM_NODE_TYPE_ELEMENT
 DEF TEXT_TYPE = 3  # LXB_DOM_NODE_TYPE_TEXT
 
 # segment.py's constants, handed over once by configure().
@@ -316,6 +347,47 @@ cdef inline Py_ssize_t _innermost(list drop_stack):
     return drop_stack[len(drop_stack) - 1] if drop_stack else -1
 
 
+def attribute_id(LexborNode element):
+    """The id lexbor gave the name of `element`'s first attribute in its document: the
+    same for every attribute of that name there."""
+    cdef bd_attr* attr = (<bd_element*> element.node).first_attr
+    if element.node.type != ELEMENT_TYPE or attr == NULL:
+        raise ValueError("an element with an attribute is needed")
+    return attr.node.local_name
+
+
+cdef inline bd_attr* _attribute(bd_node* node, uintptr_t name_id) noexcept:
+    # The element's first attribute of that name (as attrs.get finds it), or NULL.
+    cdef bd_attr* attr = (<bd_element*> node).first_attr
+    while attr != NULL and attr.node.local_name != name_id:
+        attr = attr.next
+    return attr
+
+
+cdef Py_ssize_t _open_regions(bd_node* node, uintptr_t region_id, dict scopes,
+                              list drop_stack, list drop_scopes, list scope_parents) except -1:
+    # article.regions' markers around `node`, as the walk would meet them:
+    # a scope per label the rules act on, in order. Returns how many opened.
+    cdef bd_attr* attr = _attribute(node, region_id)
+    cdef Py_ssize_t opened = 0
+    if attr == NULL or attr.value == NULL or attr.value.data == NULL:
+        return 0
+    value = PyUnicode_DecodeUTF8(<const char*> attr.value.data, attr.value.length, "replace")
+    for label in value.split():
+        if label in scopes:
+            scope_parents.append(_innermost(drop_stack))
+            drop_stack.append(len(drop_scopes))
+            drop_scopes.append(scopes[label])
+            opened += 1
+    return opened
+
+
+cdef inline void _close_scopes(list drop_stack, Py_ssize_t count):
+    cdef Py_ssize_t i
+    for i in range(count):
+        drop_stack.pop()
+
+
 cdef inline int _end_inside(_Text pieces, int anchor_depth, int sup_depth) except -1:
     if anchor_depth:
         pieces.push(ANCHOR_MARK)
@@ -336,6 +408,7 @@ cdef inline int _begin_inside(_Text pieces, int anchor_depth, int sup_depth) exc
 cdef struct Level:
     bd_node* next  # the next child to look at
     int closer  # the flags of the element, to close after its children
+    Py_ssize_t regions  # the region scopes it opened, to close with it
     bint skip_ws  # whether blank text children are skipped (outside <pre>)
 
 
@@ -381,10 +454,13 @@ cdef class _Stack:
 
 
 def walk(LexborNode body, const unsigned char[:] packed, int custom, dict names,
-         Py_ssize_t drop_close, dict openers, object title):
+         Py_ssize_t drop_close, dict openers, object title, uintptr_t region_id,
+         dict scopes):
     """segment._walk_python's loop from <body> on; `packed` is the tag table's flags as
-    native uint16 (TagTable.packed). Returns (blocks, text, linked, title, drop_scopes,
-    scope_parents, declarations)."""
+    native uint16 (TagTable.packed). The article profile's regions are read here from
+    the attribute whose name id is `region_id` (0: none), `scopes` giving the scope
+    of each label. Returns (blocks, text, linked, title, drop_scopes, scope_parents,
+    declarations)."""
     if not _configured:
         raise RuntimeError("blockdensity._walk.configure() has not been called")
     cdef const uint16_t* flags_of = <const uint16_t*> &packed[0]
@@ -413,6 +489,8 @@ def walk(LexborNode body, const unsigned char[:] packed, int custom, dict names,
     cdef bd_node* cursor = body.node.first_child  # the next child of the level walked
     cdef bint cursor_skip = True
     cdef int closer = BOUNDARY
+    cdef Py_ssize_t closer_regions = 0  # the region scopes to close with `closer`
+    cdef Py_ssize_t regions  # those the element at hand opened
     cdef bint ends_block = False
     cdef bint finished = False
     cdef bint interrupted
@@ -450,6 +528,7 @@ def walk(LexborNode body, const unsigned char[:] packed, int custom, dict names,
                 break
             cursor = node.next
             node_id = node.local_name
+            regions = 0
             if node_id != TEXT_ID:
                 if node_id < <uintptr_t> n_flags:
                     flags = flags_of[node_id]
@@ -463,9 +542,14 @@ def walk(LexborNode body, const unsigned char[:] packed, int custom, dict names,
                     continue
                 else:
                     flags = custom
+                if region_id and node.type == ELEMENT_TYPE:
+                    regions = _open_regions(
+                        node, region_id, scopes, drop_stack, drop_scopes, scope_parents
+                    )
                 if flags & BOUNDARY:
                     ends_block = True
                     if flags & SKIP:  # <hr>
+                        _close_scopes(drop_stack, regions)
                         interrupted = True
                         break
                     stack.grow_ids(boundaries)
@@ -473,11 +557,12 @@ def walk(LexborNode body, const unsigned char[:] packed, int custom, dict names,
                     boundaries += 1
                     if flags == BOUNDARY:
                         stack.grow(depth)
-                        stack.levels[depth] = Level(cursor, closer, cursor_skip)
+                        stack.levels[depth] = Level(cursor, closer, closer_regions, cursor_skip)
                         depth += 1
                         cursor = node.first_child
                         cursor_skip = skip_ws
                         closer = BOUNDARY
+                        closer_regions = regions
                         interrupted = True
                         break
                 elif not flags or (flags == ANCHOR and not anchor_depth):
@@ -488,11 +573,12 @@ def walk(LexborNode body, const unsigned char[:] packed, int custom, dict names,
                             pieces.push(ANCHOR_MARK)
                             links.push(SPACE)
                         stack.grow(depth)
-                        stack.levels[depth] = Level(cursor, closer, cursor_skip)
+                        stack.levels[depth] = Level(cursor, closer, closer_regions, cursor_skip)
                         depth += 1
                         cursor = node.first_child
                         cursor_skip = skip_ws
                         closer = flags
+                        closer_regions = regions
                         interrupted = True
                         break
                     if flags:
@@ -516,6 +602,7 @@ def walk(LexborNode body, const unsigned char[:] packed, int custom, dict names,
                         pieces.push(BREAK_MARK)
                         if anchor_depth:
                             links.push(SPACE)
+                    _close_scopes(drop_stack, regions)
                     continue
                 elif flags & SEPARATOR:
                     glue_node = NULL
@@ -540,14 +627,15 @@ def walk(LexborNode body, const unsigned char[:] packed, int custom, dict names,
                         drop_stack.append(len(drop_scopes))
                         drop_scopes.append(names[node_id])
                     stack.grow(depth)
-                    stack.levels[depth] = Level(cursor, closer, cursor_skip)
+                    stack.levels[depth] = Level(cursor, closer, closer_regions, cursor_skip)
                     depth += 1
                     cursor = node.first_child
                     cursor_skip = skip_ws
                     closer = flags
+                    closer_regions = regions
                     interrupted = True
                     break
-            # A text node.
+            # A text node (or the only child of the element just met).
             text_start = pieces.size
             pieces.decode(node)
             length = pieces.size - text_start
@@ -576,16 +664,20 @@ def walk(LexborNode body, const unsigned char[:] packed, int custom, dict names,
                 links.extend(pieces.data + text_start, length)
                 links.push(SPACE)
                 link_closes = False
+            if regions:  # those of the element whose only child this text is
+                _close_scopes(drop_stack, regions)
         if interrupted:
             continue
         # The children are done: the close of their element.
         if finished:
             break
         flags = closer
+        _close_scopes(drop_stack, closer_regions)
         if depth:
             depth -= 1
             cursor = stack.levels[depth].next
             closer = stack.levels[depth].closer
+            closer_regions = stack.levels[depth].regions
             cursor_skip = stack.levels[depth].skip_ws
         else:  # the close of <body>
             finished = True
@@ -663,6 +755,20 @@ def _probe():
     ]
     other = _node(node, document)
     checks.append(other.mem_id == paragraph.mem_id and other.html == paragraph.html)
+    # Attributes: the walk finds one by the id of its name, which an element
+    # made later in the same document shares.
+    document = LexborHTMLParser("<p data-x='caf\u00e9' id=a>t</p>")
+    paragraph = document.body.first_child
+    made = document.create_node("div")
+    made.attrs["data-x"] = ""
+    name_id = attribute_id(made)
+    attr = _attribute((<LexborNode> paragraph).node, name_id)
+    checks.append(
+        attr != NULL and attr.value != NULL
+        and PyUnicode_DecodeUTF8(<const char*> attr.value.data, attr.value.length, "replace")
+        == paragraph.attrs["data-x"]
+    )
+    checks.append(attribute_id(paragraph) == name_id)
     if not all(checks):
         raise RuntimeError(
             f"selectolax {installed}'s lexbor records are not laid out as "

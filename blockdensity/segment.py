@@ -26,6 +26,7 @@ from typing import Final, TypeAlias
 
 from blockdensity import article, dom, tags
 from blockdensity.conf import Conf
+from blockdensity.nesting import REGION_ATTRIBUTE
 from blockdensity.words import END
 
 __all__ = [
@@ -134,9 +135,10 @@ def segment(html: str | bytes, conf: Conf, *, reference: bool = False) -> Page:
 # Which block each text node went to: (block index, text node), in order.
 Trace: TypeAlias = list[tuple[int, dom.Node]]
 # blockdensity._walk.walk: (body, packed flags, custom flags, names, closer
-# id, openers, title) -> the Page's fields.
+# id, openers, title, the region attribute's id, scope per region label) ->
+# the Page's fields.
 WalkFunction: TypeAlias = Callable[
-    [dom.Node, bytes, int, dict[int, str], int, dict[int, str], str | None],
+    [dom.Node, bytes, int, dict[int, str], int, dict[int, str], str | None, int, dict[str, str]],
     tuple[list[BlockInfo], str, str, str | None, list[str], list[int], list[dom.Node]],
 ]
 
@@ -212,15 +214,17 @@ def _wrap(doc: dom.Document, node: dom.Node, label: str, openers: dict[int, str]
     return closer.tag_id
 
 
-def _apply_attributes(doc: dom.Document, conf: Conf) -> tuple[dict[int, str], int]:
+def _apply_attributes(doc: dom.Document, conf: Conf, regions: bool) -> tuple[dict[int, str], int]:
     """Rewrite the tree where an attribute changes what an element is.
 
     A hidden element is replaced by an empty <img>: no text, but words do not
     join across it (SPEC section 2). An element with a dropped ARIA role gets
     marker elements before and after it. Found with one selector query (in
     C), so the walk reads no attributes: reading them element by element from
-    Python would cost more than the whole walk. Returns the openers' labels
-    by tag id, and the closer's tag id (-1 when there are no markers).
+    Python would cost more than the whole walk. With `regions`, the article
+    profile's regions get markers too (the compiled walk reads their
+    attribute itself instead). Returns the openers' labels by tag id, and the
+    closer's tag id (-1 when there are no markers).
     """
     # role is a list of tokens, of which the first is the element's role
     # (WAI-ARIA): the query finds any token, the loop keeps the first.
@@ -239,7 +243,7 @@ def _apply_attributes(doc: dom.Document, conf: Conf) -> tuple[dict[int, str], in
         if not roles or roles[0] not in conf.drop_roles:
             continue
         close_id = _wrap(doc, node, f"role={roles[0]}", openers)
-    if conf.rules:
+    if regions and conf.rules:
         for node, label in article.regions(doc, conf.rules):
             close_id = _wrap(doc, node, label, openers)
     return openers, close_id
@@ -253,11 +257,13 @@ _DECLARING_IDS: Final = frozenset(dom.tag_id(name) for name in _DECLARING)
 # call per node); _walk_python below is the reference it is tested against
 # and the walk of a package built without a compiler.
 _compiled_walk: WalkFunction | None
+_attribute_id: Callable[[dom.Node], int]
 try:
-    from blockdensity._walk import configure, walk
+    from blockdensity._walk import attribute_id, configure, walk
 except ImportError:  # built without a compiler
     _compiled_walk = None
 else:
+    _attribute_id = attribute_id
     configure(
         dom.TEXT_ID,
         tuple(dom.tag_id(name) for name in _DECLARING),
@@ -301,13 +307,22 @@ def _walk(doc: dom.Document, conf: Conf, trace: Trace | None, reference: bool) -
     body = doc.body
     if body is None:
         return Page([], "", "", title or "", lang, [], [], [])
-    openers, drop_close = _apply_attributes(doc, conf)
     if _compiled_walk is None or trace is not None or reference:
         # The compiled walk keeps no text nodes, so --highlight's trace takes this one.
+        openers, drop_close = _apply_attributes(doc, conf, regions=True)
         return _walk_python(body, conf, trace, title, lang, openers, drop_close)
+    openers, drop_close = _apply_attributes(doc, conf, regions=False)
+    # The regions: as article.regions finds them, none once a hidden <body> is gone.
+    region_id = 0
+    scopes: dict[str, str] = {}
+    if conf.rules and doc.body is not None:
+        probe = doc.create_node("div")
+        probe.attrs[REGION_ATTRIBUTE] = ""
+        region_id = _attribute_id(probe)
+        scopes = article.region_scopes(conf.rules)
     table = conf.table
     blocks, text, linked, title, drop_scopes, parents, declarations = _compiled_walk(
-        body, table.packed, table.custom, table.names, drop_close, openers, title
+        body, table.packed, table.custom, table.names, drop_close, openers, title, region_id, scopes
     )
     return Page(blocks, text, linked, title or "", lang, drop_scopes, parents, declarations)
 

@@ -28,6 +28,7 @@ from blockdensity import DEFAULT_CONF, PUBLISHED_CONF, Conf, fit_text, segment
 from blockdensity.dom import Node
 from blockdensity.measure import measure
 from blockdensity.metadata import read_metadata
+from blockdensity.nesting import REGION_ATTRIBUTE
 from blockdensity.segment import Page, trace_segment
 from devkit.corpus import DEFAULT_DATA, Corpus
 from devkit.fuzzing import CORPUS_DIR
@@ -177,6 +178,10 @@ CASES = (
     "<svg><text>no</text></svg><math>no</math><select><option>no</select><p>yes",
     "<p>\u00a0nbsp\u2003em\u3000ideographic</p><p>\u4e2d\u6587 \ud55c\uad6d\uc5b4",
     "<article class=comment-list><p>a comment</p></article><div class='share x'>s</div>",
+    f"<main><p {REGION_ATTRIBUTE}='comments boxes'>both<hr {REGION_ATTRIBUTE}=main>"
+    f"<a {REGION_ATTRIBUTE}=boxes>only</a><img {REGION_ATTRIBUTE}=main><nav role=navigation "
+    f"{REGION_ATTRIBUTE}=comments><p>in</nav><span hidden {REGION_ATTRIBUTE}=main>x</span>",
+    f"<body hidden><div {REGION_ATTRIBUTE}=comments role=navigation><p>under a hidden body",
 )
 
 
@@ -224,6 +229,10 @@ TOKENS = st.one_of(
     st.sampled_from(TAGS).map(lambda name: f"<{name} hidden>"),
     st.sampled_from(TAGS).map(lambda name: f"<{name} role=navigation class=comments>"),
     st.sampled_from(["<a href=#>", "<meta name=author content=me>", "<link rel=x href=y>"]),
+    # The article profile's regions, as the scan marks them (or a page spells them).
+    st.sampled_from(TAGS).map(lambda name: f"<{name} {REGION_ATTRIBUTE}='boxes main'>"),
+    st.sampled_from(TAGS).map(lambda name: f"<{name} {REGION_ATTRIBUTE}=comments role=main>"),
+    st.sampled_from(["<body hidden>", "<body role=navigation>", f"<body {REGION_ATTRIBUTE}=main>"]),
     st.text(alphabet=" \t\n\u00a0ab1.-\u4e2d", max_size=6),
     st.sampled_from(["<!--", "-->", "<!doctype html>", "<?x>", "&amp;", "&nbsp;", "<", ">"]),
 )
