@@ -1,14 +1,16 @@
-"""Build the fit's hot modules with mypyc, and the nesting scan and the walk with Cython.
+"""Build the fit's hot modules with mypyc, and its loops over the tree and the text with Cython.
 
 The fit spends its time in the walk over the parsed tree and in the
 per-page counting and rendering around it. The walk (blockdensity/_walk.pyx)
-reads lexbor's tree directly, without a Python call per node; the rest,
-compiled with mypyc, runs about 25% faster than as Python (BENCHMARKS.md).
-The scan that bounds nesting before lexbor parses (blockdensity/nesting.py)
-reads every byte of every tag: in Cython it costs a few percent of a fit, in
-Python several fits. Set BLOCKDENSITY_PURE_PYTHON=1 to build without a C
-compiler: the package is then plain Python and behaves identically, only
-slower.
+reads lexbor's tree directly, without a Python call per node; the word count
+and the whitespace collapse (_text.pyx) make one pass over the characters;
+the rest, compiled with mypyc, runs about 25% faster than as Python
+(BENCHMARKS.md). The scan that bounds nesting before lexbor parses
+(blockdensity/nesting.py) reads every byte of every tag: in Cython it costs
+a few percent of a fit, in Python several fits. Each Cython module has its
+Python reference beside it, which the tests compare it with. Set
+BLOCKDENSITY_PURE_PYTHON=1 to build without a C compiler: the package is then
+plain Python and behaves identically, only slower.
 
 The compiled walk reads lexbor's records as selectolax lays them out, which
 selectolax ships no headers for: _walk.pyx declares them for one selectolax
