@@ -32,6 +32,7 @@ from libc.stdint cimport uint16_t, uint32_t, uintptr_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, memmove
 
+import re
 from importlib.metadata import version as _installed_version
 
 from selectolax.lexbor import LexborHTMLParser
@@ -124,7 +125,7 @@ DEF ELEMENT_TYPE = 1  # LXB_DOM_NODE_TYPE_ELEMENT
 DEF TEXT_TYPE = 3  # LXB_DOM_NODE_TYPE_TEXT
 
 # segment.py's constants, handed over once by configure().
-cdef uintptr_t TEXT_ID
+cdef uintptr_t TEXT_ID, IMG_ID
 cdef uintptr_t DECLARING[4]
 cdef int BOUNDARY, ANCHOR, SUPSUB, PRE, DROP, SEPARATOR, SKIP, BREAK, TITLE
 cdef str BLOCK_END
@@ -133,14 +134,15 @@ DEF SPACE = 32
 cdef bint _configured = False
 
 
-def configure(int text_id, tuple declaring, dict bits, dict marks):
-    """Take the text node's tag id, the declaring elements' ids, tags.py's flag bits and
-    segment.py's marks."""
-    global TEXT_ID, BOUNDARY, ANCHOR, SUPSUB, PRE, DROP, SEPARATOR, SKIP, BREAK, TITLE
+def configure(int text_id, int img_id, tuple declaring, dict bits, dict marks):
+    """Take the text node's and <img>'s tag ids, the declaring elements' ids, tags.py's
+    flag bits and segment.py's marks."""
+    global TEXT_ID, IMG_ID, BOUNDARY, ANCHOR, SUPSUB, PRE, DROP, SEPARATOR, SKIP, BREAK, TITLE
     global BLOCK_END, ANCHOR_MARK, BREAK_MARK, SUB_OPEN, SUB_CLOSE, _configured
     if len(declaring) != 4:
         raise ValueError(f"expected the ids of the 4 declaring elements, got {declaring!r}")
     TEXT_ID = text_id
+    IMG_ID = img_id
     for index in range(4):
         DECLARING[index] = declaring[index]
     BOUNDARY, ANCHOR, SUPSUB = bits["BOUNDARY"], bits["ANCHOR"], bits["SUPSUB"]
@@ -347,13 +349,17 @@ cdef inline Py_ssize_t _innermost(list drop_stack):
     return drop_stack[len(drop_stack) - 1] if drop_stack else -1
 
 
-def attribute_id(LexborNode element):
-    """The id lexbor gave the name of `element`'s first attribute in its document: the
-    same for every attribute of that name there."""
+def attribute_ids(LexborNode element):
+    """The ids lexbor gave the names of `element`'s attributes in its document, in order:
+    the same for every attribute of those names there."""
     cdef bd_attr* attr = (<bd_element*> element.node).first_attr
-    if element.node.type != ELEMENT_TYPE or attr == NULL:
-        raise ValueError("an element with an attribute is needed")
-    return attr.node.local_name
+    if element.node.type != ELEMENT_TYPE:
+        raise ValueError("an element is needed")
+    ids = []
+    while attr != NULL:
+        ids.append(attr.node.local_name)
+        attr = attr.next
+    return ids
 
 
 cdef inline bd_attr* _attribute(bd_node* node, uintptr_t name_id) noexcept:
@@ -364,22 +370,68 @@ cdef inline bd_attr* _attribute(bd_node* node, uintptr_t name_id) noexcept:
     return attr
 
 
-cdef Py_ssize_t _open_regions(bd_node* node, uintptr_t region_id, dict scopes,
-                              list drop_stack, list drop_scopes, list scope_parents) except -1:
-    # article.regions' markers around `node`, as the walk would meet them:
-    # a scope per label the rules act on, in order. Returns how many opened.
-    cdef bd_attr* attr = _attribute(node, region_id)
+cdef str _value(bd_attr* attr):
+    # attrs.get(name) or "": the value as selectolax decodes it.
+    if attr.value == NULL or attr.value.data == NULL:
+        return ""
+    return PyUnicode_DecodeUTF8(<const char*> attr.value.data, attr.value.length, "replace")
+
+
+cdef inline void _open_scope(str label, list drop_stack, list drop_scopes, list scope_parents):
+    scope_parents.append(_innermost(drop_stack))
+    drop_stack.append(len(drop_scopes))
+    drop_scopes.append(label)
+
+
+# HTML's ASCII whitespace, which separates the tokens [role~="..."] matches.
+_CSS_SPACE = re.compile("[ \t\n\f\r]+")
+
+
+cdef object _role_label(bd_attr* attr, frozenset roles):
+    # segment._apply_attributes on an element with a role: "role=..." when the
+    # selector [role~="r" i] matches for a dropped role r (a token, ASCII case
+    # folded) and the first token (lowercase) is a dropped role; else None.
+    cdef str value = _value(attr)
+    for token in _CSS_SPACE.split(value):
+        if token.isascii() and token.lower() in roles:
+            break
+    else:
+        return None
+    tokens = value.lower().split()
+    if tokens and tokens[0] in roles:
+        return "role=" + tokens[0]
+    return None
+
+
+cdef Py_ssize_t _open_regions(bd_attr* attr, dict scopes, list drop_stack, list drop_scopes,
+                              list scope_parents) except -1:
+    # article.regions' markers around an element, as the walk would meet
+    # them: a scope per label the rules act on, in order. Returns how many.
     cdef Py_ssize_t opened = 0
-    if attr == NULL or attr.value == NULL or attr.value.data == NULL:
-        return 0
-    value = PyUnicode_DecodeUTF8(<const char*> attr.value.data, attr.value.length, "replace")
-    for label in value.split():
+    for label in _value(attr).split():
         if label in scopes:
-            scope_parents.append(_innermost(drop_stack))
-            drop_stack.append(len(drop_scopes))
-            drop_scopes.append(scopes[label])
+            _open_scope(scopes[label], drop_stack, drop_scopes, scope_parents)
             opened += 1
     return opened
+
+
+cdef int _find_hidden(bd_node* root, uintptr_t hidden_id, list hidden, object parser) except -1:
+    # The hidden elements in a subtree the walk skips, outermost only, in
+    # document order: _apply_attributes removes them from the tree, which
+    # blockdensity.metadata reads after the walk.
+    cdef bd_node* node = root.first_child
+    while node != NULL:
+        if node.type == ELEMENT_TYPE and _attribute(node, hidden_id) != NULL:
+            hidden.append(_node(node, parser))
+        elif node.first_child != NULL:
+            node = node.first_child
+            continue
+        while node.next == NULL:
+            node = node.parent
+            if node == root:
+                return 0
+        node = node.next
+    return 0
 
 
 cdef inline void _close_scopes(list drop_stack, Py_ssize_t count):
@@ -454,13 +506,16 @@ cdef class _Stack:
 
 
 def walk(LexborNode body, const unsigned char[:] packed, int custom, dict names,
-         Py_ssize_t drop_close, dict openers, object title, uintptr_t region_id,
-         dict scopes):
-    """segment._walk_python's loop from <body> on; `packed` is the tag table's flags as
-    native uint16 (TagTable.packed). The article profile's regions are read here from
-    the attribute whose name id is `region_id` (0: none), `scopes` giving the scope
-    of each label. Returns (blocks, text, linked, title, drop_scopes, scope_parents,
-    declarations)."""
+         object title, uintptr_t hidden_id, uintptr_t role_id, frozenset roles,
+         uintptr_t region_id, dict scopes):
+    """segment._walk_python's loop from <body> on, with segment._apply_attributes'
+    work done on the way; `packed` is the tag table's flags as native uint16
+    (TagTable.packed). Attributes are found by the ids of their names in the
+    document (0: not sought): `hidden`, `role` (`roles` are the dropped ones) and
+    the article profile's region attribute (`scopes` gives each label's scope).
+    Returns (blocks, text, linked, title, drop_scopes, scope_parents, declarations,
+    hidden): the last, the elements _apply_attributes would have replaced with
+    <img>, for the caller to replace."""
     if not _configured:
         raise RuntimeError("blockdensity._walk.configure() has not been called")
     cdef const uint16_t* flags_of = <const uint16_t*> &packed[0]
@@ -491,6 +546,13 @@ def walk(LexborNode body, const unsigned char[:] packed, int custom, dict names,
     cdef int closer = BOUNDARY
     cdef Py_ssize_t closer_regions = 0  # the region scopes to close with `closer`
     cdef Py_ssize_t regions  # those the element at hand opened
+    cdef list hidden = []
+    cdef bint seeking = hidden_id or role_id or region_id
+    cdef bint was_hidden
+    cdef bd_attr* attr
+    cdef bd_attr* hidden_attr
+    cdef bd_attr* role_attr
+    cdef bd_attr* region_attr
     cdef bint ends_block = False
     cdef bint finished = False
     cdef bint interrupted
@@ -500,6 +562,12 @@ def walk(LexborNode body, const unsigned char[:] packed, int custom, dict names,
     cdef int flags
     cdef Py_ssize_t text_start, length
     stack.ids[0] = body.node.local_name
+    if hidden_id and _attribute(body.node, hidden_id) != NULL:
+        # A hidden <body> is replaced, its children walked all the same (the
+        # walk holds the body), and article.regions then finds no body.
+        hidden.append(body)
+        region_id = 0
+        seeking = hidden_id or role_id
     while True:
         if ends_block:
             ends_block = False
@@ -530,22 +598,36 @@ def walk(LexborNode body, const unsigned char[:] packed, int custom, dict names,
             node_id = node.local_name
             regions = 0
             if node_id != TEXT_ID:
-                if node_id < <uintptr_t> n_flags:
-                    flags = flags_of[node_id]
-                elif <Py_ssize_t> node_id == drop_close:
-                    drop_stack.pop()
-                    continue
-                elif node_id in openers:
-                    scope_parents.append(_innermost(drop_stack))
-                    drop_stack.append(len(drop_scopes))
-                    drop_scopes.append(openers[node_id])
-                    continue
-                else:
-                    flags = custom
-                if region_id and node.type == ELEMENT_TYPE:
-                    regions = _open_regions(
-                        node, region_id, scopes, drop_stack, drop_scopes, scope_parents
-                    )
+                flags = flags_of[node_id] if node_id < <uintptr_t> n_flags else custom
+                was_hidden = False
+                if seeking and node.type == ELEMENT_TYPE:
+                    # The attributes that change what the element is, in one
+                    # pass over them (first of each name, as attrs.get).
+                    hidden_attr = role_attr = region_attr = NULL
+                    attr = (<bd_element*> node).first_attr
+                    while attr != NULL:
+                        if attr.node.local_name == hidden_id and hidden_attr == NULL:
+                            hidden_attr = attr
+                        elif attr.node.local_name == role_id and role_attr == NULL:
+                            role_attr = attr
+                        elif attr.node.local_name == region_id and region_attr == NULL:
+                            region_attr = attr
+                        attr = attr.next
+                    if hidden_attr != NULL:  # as the <img> that replaces it
+                        hidden.append(_node(node, parser))
+                        node_id = IMG_ID
+                        flags = flags_of[IMG_ID]
+                        was_hidden = True
+                    else:
+                        if role_attr != NULL:
+                            label = _role_label(role_attr, roles)
+                            if label is not None:
+                                _open_scope(label, drop_stack, drop_scopes, scope_parents)
+                                regions = 1
+                        if region_attr != NULL:
+                            regions += _open_regions(
+                                region_attr, scopes, drop_stack, drop_scopes, scope_parents
+                            )
                 if flags & BOUNDARY:
                     ends_block = True
                     if flags & SKIP:  # <hr>
@@ -587,6 +669,8 @@ def walk(LexborNode body, const unsigned char[:] packed, int custom, dict names,
                     node = child
                     node_id = TEXT_ID
                 elif flags & SKIP:
+                    if hidden_id and not was_hidden and node.first_child != NULL:
+                        _find_hidden(node, hidden_id, hidden, parser)
                     if (node_id == DECLARING[0] or node_id == DECLARING[1]
                             or node_id == DECLARING[2] or node_id == DECLARING[3]):
                         declarations.append(_node(node, parser))
@@ -709,7 +793,8 @@ def walk(LexborNode body, const unsigned char[:] packed, int custom, dict names,
         boundaries -= 1
         ends_block = True
     return (
-        blocks, pieces.make(), links.make(), title, drop_scopes, scope_parents, declarations
+        blocks, pieces.make(), links.make(), title, drop_scopes, scope_parents, declarations,
+        hidden,
     )
 
 
@@ -761,14 +846,14 @@ def _probe():
     paragraph = document.body.first_child
     made = document.create_node("div")
     made.attrs["data-x"] = ""
-    name_id = attribute_id(made)
+    name_id = attribute_ids(made)[0]
     attr = _attribute((<LexborNode> paragraph).node, name_id)
     checks.append(
         attr != NULL and attr.value != NULL
         and PyUnicode_DecodeUTF8(<const char*> attr.value.data, attr.value.length, "replace")
         == paragraph.attrs["data-x"]
     )
-    checks.append(attribute_id(paragraph) == name_id)
+    checks.append(attribute_ids(paragraph)[0] == name_id)
     if not all(checks):
         raise RuntimeError(
             f"selectolax {installed}'s lexbor records are not laid out as "

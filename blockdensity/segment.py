@@ -138,13 +138,19 @@ def segment(html: str | bytes, conf: Conf, *, reference: bool = False) -> Page:
 
 # Which block each text node went to: (block index, text node), in order.
 Trace: TypeAlias = list[tuple[int, dom.Node]]
-# blockdensity._walk.walk: (body, packed flags, custom flags, names, closer
-# id, openers, title, the region attribute's id, scope per region label) ->
-# the Page's fields.
+# blockdensity._walk.walk: (body, packed flags, custom flags, names, title,
+# the ids of hidden and role, the dropped roles, the region attribute's id,
+# scope per region label) -> the Page's fields, and the hidden elements.
 WalkFunction: TypeAlias = Callable[
-    [dom.Node, bytes, int, dict[int, str], int, dict[int, str], str | None, int, dict[str, str]],
-    tuple[list[BlockInfo], str, str, str | None, list[str], list[int], list[dom.Node]],
-]
+    [
+        dom.Node, bytes, int, dict[int, str], str | None, int, int, frozenset[str], int,
+        dict[str, str],
+    ],
+    tuple[
+        list[BlockInfo], str, str, str | None, list[str], list[int], list[dom.Node],
+        list[dom.Node],
+    ],
+]  # fmt: skip
 
 
 def trace_segment(
@@ -218,17 +224,16 @@ def _wrap(doc: dom.Document, node: dom.Node, label: str, openers: dict[int, str]
     return closer.tag_id
 
 
-def _apply_attributes(doc: dom.Document, conf: Conf, regions: bool) -> tuple[dict[int, str], int]:
+def _apply_attributes(doc: dom.Document, conf: Conf) -> tuple[dict[int, str], int]:
     """Rewrite the tree where an attribute changes what an element is.
 
     A hidden element is replaced by an empty <img>: no text, but words do not
     join across it (SPEC section 2). An element with a dropped ARIA role gets
     marker elements before and after it. Found with one selector query (in
     C), so the walk reads no attributes: reading them element by element from
-    Python would cost more than the whole walk. With `regions`, the article
-    profile's regions get markers too (the compiled walk reads their
-    attribute itself instead). Returns the openers' labels by tag id, and the
-    closer's tag id (-1 when there are no markers).
+    Python would cost more than the whole walk. (The compiled walk reads
+    the attributes itself instead, on its way.) Returns the openers' labels
+    by tag id, and the closer's tag id (-1 when there are no markers).
     """
     # role is a list of tokens, of which the first is the element's role
     # (WAI-ARIA): the query finds any token, the loop keeps the first.
@@ -247,7 +252,7 @@ def _apply_attributes(doc: dom.Document, conf: Conf, regions: bool) -> tuple[dic
         if not roles or roles[0] not in conf.drop_roles:
             continue
         close_id = _wrap(doc, node, f"role={roles[0]}", openers)
-    if regions and conf.rules:
+    if conf.rules:
         for node, label in article.regions(doc, conf.rules):
             close_id = _wrap(doc, node, label, openers)
     return openers, close_id
@@ -261,15 +266,16 @@ _DECLARING_IDS: Final = frozenset(dom.tag_id(name) for name in _DECLARING)
 # call per node); _walk_python below is the reference it is tested against
 # and the walk of a package built without a compiler.
 _compiled_walk: WalkFunction | None
-_attribute_id: Callable[[dom.Node], int]
+_attribute_ids: Callable[[dom.Node], list[int]]
 try:
-    from blockdensity._walk import attribute_id, configure, walk
+    from blockdensity._walk import attribute_ids, configure, walk
 except ImportError:  # built without a compiler
     _compiled_walk = None
 else:
-    _attribute_id = attribute_id
+    _attribute_ids = attribute_ids
     configure(
         dom.TEXT_ID,
+        dom.tag_id("img"),
         tuple(dom.tag_id(name) for name in _DECLARING),
         {name: getattr(tags, name) for name in tags.WALK_BITS},
         {
@@ -313,21 +319,33 @@ def _walk(doc: dom.Document, conf: Conf, trace: Trace | None, reference: bool) -
         return Page([], "", "", title or "", lang, [], [], [])
     if _compiled_walk is None or trace is not None or reference:
         # The compiled walk keeps no text nodes, so --highlight's trace takes this one.
-        openers, drop_close = _apply_attributes(doc, conf, regions=True)
+        openers, drop_close = _apply_attributes(doc, conf)
         return _walk_python(body, conf, trace, title, lang, openers, drop_close)
-    openers, drop_close = _apply_attributes(doc, conf, regions=False)
-    # The regions: as article.regions finds them, none once a hidden <body> is gone.
-    region_id = 0
-    scopes: dict[str, str] = {}
-    if conf.rules and doc.body is not None:
-        probe = doc.create_node("div")
-        probe.attrs[REGION_ATTRIBUTE] = ""
-        region_id = _attribute_id(probe)
-        scopes = article.region_scopes(conf.rules)
+    # What _apply_attributes does, the compiled walk does on its way: it reads
+    # the attributes by the ids lexbor gives their names in this document,
+    # which an element made here shows.
+    probe = doc.create_node("div")
+    for name in ("hidden", "role", REGION_ATTRIBUTE):
+        probe.attrs[name] = ""
+    hidden_id, role_id, region_id = _attribute_ids(probe)
     table = conf.table
-    blocks, text, linked, title, drop_scopes, parents, declarations = _compiled_walk(
-        body, table.packed, table.custom, table.names, drop_close, openers, title, region_id, scopes
+    walked = _compiled_walk(
+        body,
+        table.packed,
+        table.custom,
+        table.names,
+        title,
+        hidden_id,
+        role_id if conf.drop_roles else 0,
+        conf.drop_roles,
+        region_id if conf.rules else 0,
+        article.region_scopes(conf.rules),
     )
+    blocks, text, linked, title, drop_scopes, parents, declarations, hidden = walked
+    # The tree as _apply_attributes leaves it, for what reads it after the walk
+    # (blockdensity.metadata): hidden elements replaced.
+    for node in hidden:
+        node.replace_with(doc.create_node("img"))
     return Page(blocks, text, linked, title or "", lang, drop_scopes, parents, declarations)
 
 

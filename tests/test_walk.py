@@ -182,6 +182,18 @@ CASES = (
     f"<a {REGION_ATTRIBUTE}=boxes>only</a><img {REGION_ATTRIBUTE}=main><nav role=navigation "
     f"{REGION_ATTRIBUTE}=comments><p>in</nav><span hidden {REGION_ATTRIBUTE}=main>x</span>",
     f"<body hidden><div {REGION_ATTRIBUTE}=comments role=navigation><p>under a hidden body",
+    # Roles as the selector and the first token decide together.
+    "<div role='NAVIGATION'>a</div><div role='x navigation'>b</div><div role=' navigation x'>c"
+    "</div><div role='\u00a0navigation'>d</div><div role='navigation\u00a0x'>e</div>"
+    "<div role='navigation' role='main'>f</div><div role>g</div><div role=''>h</div>"
+    "<p><span role=navigation>i</span> <a role=contentinfo href=#>j</a><br role=navigation>",
+    # Hidden elements where the walk does not go: the metadata read after it
+    # must not see what they hold.
+    "<noscript><span hidden><time itemprop=datePublished datetime=2001-01-01>x</time>"
+    "</span></noscript><svg><g hidden><text itemprop=author>svg</text></g></svg>"
+    "<object><div hidden><p itemprop=author>obj</div><p itemprop=dateModified>2002</object>"
+    "<div hidden><span itemprop=datePublished>2003</span></div><p>text",
+    "<body hidden><p itemprop=author>under a hidden body</p>",
 )
 
 
