@@ -3,13 +3,18 @@
 
 segment.py holds the walk's rules and the reference; this is the same loop,
 step for step, reading the tree lexbor built directly (first_child, next and
-parent pointers, tag ids, text bytes) instead of making a Python object and a
-few Python calls per node. tests/test_walk.py checks that both make the same
-page on every corpus page, the fuzz corpus and random tag soup.
+parent pointers, tag ids, text bytes, attributes) instead of making a Python
+object and a few Python calls per node. It also does on its way what the
+reference has segment._apply_attributes do before it with a CSS query over
+the body and marker elements (hidden elements, dropped ARIA roles, the
+article profile's regions): that query alone cost about the whole walk.
+tests/test_walk.py checks that both make the same page, and the same
+metadata after, on every corpus page, the fuzz corpus and random tag soup.
 
-selectolax ships no lexbor headers, so the two records read here are declared
-below as lexbor lays them out, and so is selectolax's LexborNode object (to
-hand the few declaring elements back as nodes, for blockdensity.metadata).
+selectolax ships no lexbor headers, so the records read here (node, text,
+element, attribute) are declared below as lexbor lays them out, and so is
+selectolax's LexborNode object (to hand the few declaring and hidden elements
+back as nodes, for blockdensity.metadata and segment).
 Those layouts are selectolax's ABI: this module is built and imported only
 against the selectolax release it mirrors (LAYOUT_VERSION; setup.py refuses
 to build against another), and at import it checks the installed release and
@@ -460,7 +465,7 @@ cdef inline int _begin_inside(_Text pieces, int anchor_depth, int sup_depth) exc
 cdef struct Level:
     bd_node* next  # the next child to look at
     int closer  # the flags of the element, to close after its children
-    Py_ssize_t regions  # the region scopes it opened, to close with it
+    Py_ssize_t regions  # the scopes it opened (a dropped role, regions), to close with it
     bint skip_ws  # whether blank text children are skipped (outside <pre>)
 
 
@@ -553,6 +558,7 @@ def walk(LexborNode body, const unsigned char[:] packed, int custom, dict names,
     cdef bd_attr* hidden_attr
     cdef bd_attr* role_attr
     cdef bd_attr* region_attr
+    cdef uintptr_t name_id
     cdef bint ends_block = False
     cdef bint finished = False
     cdef bint interrupted
@@ -606,11 +612,12 @@ def walk(LexborNode body, const unsigned char[:] packed, int custom, dict names,
                     hidden_attr = role_attr = region_attr = NULL
                     attr = (<bd_element*> node).first_attr
                     while attr != NULL:
-                        if attr.node.local_name == hidden_id and hidden_attr == NULL:
+                        name_id = attr.node.local_name
+                        if name_id == hidden_id and hidden_id and hidden_attr == NULL:
                             hidden_attr = attr
-                        elif attr.node.local_name == role_id and role_attr == NULL:
+                        elif name_id == role_id and role_id and role_attr == NULL:
                             role_attr = attr
-                        elif attr.node.local_name == region_id and region_attr == NULL:
+                        elif name_id == region_id and region_id and region_attr == NULL:
                             region_attr = attr
                         attr = attr.next
                     if hidden_attr != NULL:  # as the <img> that replaces it
