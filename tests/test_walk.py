@@ -31,7 +31,7 @@ from blockdensity.metadata import read_metadata
 from blockdensity.nesting import REGION_ATTRIBUTE
 from blockdensity.segment import Page, trace_segment
 from devkit.corpus import DEFAULT_DATA, Corpus
-from devkit.fuzzing import CORPUS_DIR
+from devkit.fuzzing import CORPUS_DIR, Input, inputs
 from devkit.hostile import flat_divs, nested_divs, unclosed_formatting
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -47,8 +47,10 @@ ROLES_CONF = dataclasses.replace(
 CONFS = (DEFAULT_CONF, PUBLISHED_CONF, DEFAULT_CONF.without_drops(), ROLES_CONF)
 
 
-def _declaration(node: Node) -> tuple[str | None, dict[str, str | None], str]:
-    return node.tag, dict(node.attrs), node.html or ""
+def _declaration(node: Node) -> tuple[str | None, list[tuple[str, str | None]], str]:
+    # items(), not dict(attrs): selectolax cannot look up a name it decoded
+    # with U+FFFD (a page's invalid UTF-8).
+    return node.tag, list(node.attrs.items()), node.html or ""
 
 
 def _fields(page: Page) -> dict[str, object]:
@@ -254,3 +256,11 @@ TOKENS = st.one_of(
 @given(st.lists(TOKENS, max_size=60))
 def test_both_walks_agree_on_random_tag_soup(tokens: list[str]) -> None:
     agree("".join(tokens))
+
+
+@settings(max_examples=40, deadline=None)
+@given(inputs())
+def test_both_walks_agree_on_the_fuzzers_pages(item: Input) -> None:
+    # bench.fuzz's shapes: soup, trees, entities, mutated corpus pages,
+    # encoded pages (as bytes: UTF-8 to lexbor) and deep nesting.
+    agree(item.html)
