@@ -1,19 +1,50 @@
-"""Build the fit's hot modules with mypyc, and the nesting scan with Cython.
+"""Build the fit's hot modules with mypyc, and its loops over the tree and the text with Cython.
 
-The fit spends its time in a Python loop over the parsed tree and in the
-per-page counting and rendering around it; compiled with mypyc, the same
-typed source runs about 25% faster (BENCHMARKS.md). The scan that bounds
-nesting before lexbor parses (blockdensity/nesting.py) reads every byte of
-every tag: in Cython it costs a few percent of a fit, in Python several
-fits. Set BLOCKDENSITY_PURE_PYTHON=1 to build without a C compiler: the
-package is then plain Python and behaves identically, only slower.
+The fit spends its time in the walk over the parsed tree and in the
+per-page counting and rendering around it. The walk (blockdensity/_walk.pyx)
+reads lexbor's tree directly, without a Python call per node; the word count
+and the whitespace collapse (_text.pyx) make one pass over the characters;
+the rest, compiled with mypyc, runs about 25% faster than as Python
+(BENCHMARKS.md). The scan that bounds nesting before lexbor parses
+(blockdensity/nesting.py) reads every byte of every tag: in Cython it costs
+a few percent of a fit, in Python several fits. Each Cython module has its
+Python reference beside it, which the tests compare it with. Set
+BLOCKDENSITY_PURE_PYTHON=1 to build without a C compiler: the package is then
+plain Python and behaves identically, only slower.
+
+The compiled walk reads lexbor's records as selectolax lays them out, which
+selectolax ships no headers for: _walk.pyx declares them for one selectolax
+release (its LAYOUT_VERSION), and the build stops if another is installed.
 """
 
 from __future__ import annotations
 
 import os
+import re
+from importlib.metadata import version
+from pathlib import Path
 
 from setuptools import setup
+
+WALK = Path(__file__).parent / "blockdensity" / "_walk.pyx"
+
+
+def _check_selectolax() -> None:
+    """Stop the build unless the installed selectolax is the one _walk.pyx mirrors."""
+    found = re.search(r'^LAYOUT_VERSION = "([^"]+)"$', WALK.read_text(encoding="utf-8"), re.M)
+    if found is None:
+        raise SystemExit(f"{WALK}: no LAYOUT_VERSION line")
+    installed = version("selectolax")
+    if installed != found[1]:
+        raise SystemExit(
+            f"blockdensity/_walk.pyx reads lexbor's records as selectolax {found[1]} lays "
+            f"them out, but selectolax {installed} is installed: install "
+            f"selectolax=={found[1]}, or check the layouts against {installed} and update "
+            "LAYOUT_VERSION (and the pins in pyproject.toml and constraints.txt)"
+        )
+
+
+CYTHON = ["blockdensity/_nesting.pyx", "blockdensity/_walk.pyx", "blockdensity/_text.pyx"]
 
 COMPILED = [
     "blockdensity/segment.py",
@@ -32,10 +63,11 @@ if os.environ.get("BLOCKDENSITY_PURE_PYTHON", "") in ("", "0"):
     from Cython.Build import cythonize
     from mypyc.build import mypycify
 
+    _check_selectolax()
     setup(
         ext_modules=[
             *mypycify(COMPILED, opt_level="3"),
-            *cythonize(["blockdensity/_nesting.pyx"], quiet=True),
+            *cythonize(CYTHON, quiet=True),
         ]
     )
 else:

@@ -10,6 +10,11 @@ peak RSS, and RSS after 1 and after 10 further passes (growth would mean a
 leak).
 
     python -m bench.speed [--rounds N] [--data ../shared/data] [--only fit,parse]
+
+The "Python walk" rows run the same fits with the compiled walk and text
+passes switched off (blockdensity._walk, _text): the Python references they
+are tested against, as a build without Cython would run them (the rest
+still mypyc-compiled), so the table shows what they bring in the same run.
 """
 
 from __future__ import annotations
@@ -26,7 +31,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import blockdensity.segment
-from blockdensity import DEFAULT_CONF, PUBLISHED_CONF, fit_text
+from blockdensity import DEFAULT_CONF, PUBLISHED_CONF, fit_text, render, segment, words
 from blockdensity.dom import parse
 from devkit.corpus import DEFAULT_DATA, load_pages
 
@@ -35,6 +40,22 @@ Extractor = Callable[[str], object]
 # The default fit without what it reports besides the text (the metadata and
 # the detected language): the same text, so the difference is their cost.
 TEXT_ONLY_CONF = dataclasses.replace(DEFAULT_CONF, read_metadata=False, detect_language=False)
+
+
+def _python_passes(fit: Extractor) -> Extractor:
+    """`fit` with the compiled walk and text passes switched off for each call."""
+
+    def run(html: str) -> object:
+        saved = (segment._compiled_walk, words._compiled_count_ended, render._compiled_collapse)
+        segment._compiled_walk = None
+        words._compiled_count_ended = None
+        render._compiled_collapse = None
+        try:
+            return fit(html)
+        finally:
+            segment._compiled_walk, words._compiled_count_ended, render._compiled_collapse = saved
+
+    return run
 
 
 def _extractors() -> dict[str, Extractor]:
@@ -68,6 +89,8 @@ def _extractors() -> dict[str, Extractor]:
         "blockdensity fit": fit_text,  # the default: the article profile
         "blockdensity published": published_fit,
         "blockdensity text only": text_only_fit,
+        "blockdensity fit, Python walk": _python_passes(fit_text),
+        "blockdensity published, Python walk": _python_passes(published_fit),
         "lexbor parse (floor)": parse,
         "resiliparse main_content": resiliparse_main,
         "boilerpy3 NumWords": boilerpy3_numwords,
@@ -126,11 +149,11 @@ def main() -> None:
     print(f"python {sys.version.split()[0]}, blockdensity {build}")
     print()
     columns = f"{'pages/s':>8} | {'MB/s':>6} | {'ms/page':>7} | {'fit speed / this':>16}"
-    print(f"| {'extractor':26} | {columns} |")
-    print(f"|{'-' * 28}|{'-' * 9}:|{'-' * 7}:|{'-' * 8}:|{'-' * 17}:|")
+    print(f"| {'extractor':35} | {columns} |")
+    print(f"|{'-' * 37}|{'-' * 9}:|{'-' * 7}:|{'-' * 8}:|{'-' * 17}:|")
     for name, seconds in best.items():
         print(
-            f"| {name:26} | {len(pages) / seconds:8.0f} | {megabytes / seconds:6.1f} |"
+            f"| {name:35} | {len(pages) / seconds:8.0f} | {megabytes / seconds:6.1f} |"
             f" {seconds / len(pages) * 1e3:7.3f} | {seconds / fit_seconds:15.2f}x |"
         )
 

@@ -42,6 +42,7 @@ __all__ = [
     "apply",
     "has_article_structure",
     "is_region",
+    "region_scopes",
     "regions",
 ]
 
@@ -87,11 +88,16 @@ def regions(doc: dom.Document, rules: frozenset[Rule]) -> Iterator[tuple[dom.Nod
     body = doc.body
     if body is None:
         return
-    wanted = {label: scope for label, (rule, scope) in _LABELS.items() if rule in rules}
+    wanted = region_scopes(rules)
     for node in dom.select(body, f"[{REGION_ATTRIBUTE}]"):
         for label in (node.attrs.get(REGION_ATTRIBUTE) or "").split():
             if label in wanted:
                 yield node, wanted[label]
+
+
+def region_scopes(rules: frozenset[Rule]) -> dict[str, str]:
+    """The scope label of each region label the scan writes that `rules` act on."""
+    return {label: scope for label, (rule, scope) in _LABELS.items() if rule in rules}
 
 
 def is_region(label: str) -> bool:

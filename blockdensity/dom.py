@@ -1,8 +1,9 @@
-"""The HTML5 parser: the only module that imports selectolax.
+"""The HTML5 parser: the only Python module that imports selectolax.
 
 Everything the rest of the package needs from lexbor is here: parsing a
 string into a tree, the numeric tag ids that make the hot loop cheap, and the
-node type the walk iterates over.
+node type the walk iterates over. (The compiled walk, blockdensity/_walk.pyx,
+reads the same tree through lexbor's own records.)
 """
 
 from __future__ import annotations

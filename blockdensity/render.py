@@ -10,7 +10,7 @@ else, so a page whose every block is kept renders byte for byte as
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Final
 
 from blockdensity.conf import DEFAULT_CONF
@@ -59,7 +59,26 @@ def _collapse(texts: list[str]) -> str:
 
     Every text has visible characters, so no line comes out empty.
     """
+    if _compiled_collapse is not None:
+        collapsed = _compiled_collapse(texts)
+        if collapsed is not None:
+            return collapsed
+    return _collapse_python(texts)
+
+
+def _collapse_python(texts: list[str]) -> str:
+    # The reference (blockdensity._text.collapse is the same in one pass over
+    # the characters, without a str per word), and a build without a compiler's.
     return " ".join(_BETWEEN.join(texts).split()).replace(_BETWEEN, "\n")
+
+
+_compiled_collapse: Callable[[list[str]], str | None] | None
+try:
+    from blockdensity._text import collapse
+except ImportError:  # built without a compiler
+    _compiled_collapse = None
+else:
+    _compiled_collapse = collapse
 
 
 def block_lines(block: BlockInfo, text: str) -> list[str]:

@@ -15,17 +15,22 @@ operations, and the renderer and the word counter read exactly the same
 characters.
 
 The loop is the fit's hot path (on a typical page, 700 elements and 900 text
-nodes): one list lookup per element, one append per text node.
+nodes). It is compiled (blockdensity._walk, Cython: the same loop over
+lexbor's records, without a Python object or call per node); `_walk_python`
+below is the reference it is tested against (tests/test_walk.py), the walk
+that fills --highlight's trace, and the walk of a build without a compiler:
+one list lookup per element, one append per text node.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Final, TypeAlias
 
 from blockdensity import article, dom, tags
 from blockdensity.conf import Conf
+from blockdensity.nesting import REGION_ATTRIBUTE
 from blockdensity.words import END
 
 __all__ = [
@@ -40,6 +45,7 @@ __all__ = [
     "BlockInfo",
     "Page",
     "Trace",
+    "compiled",
     "segment",
     "trace_segment",
 ]
@@ -121,20 +127,39 @@ class Page:
         return text.split(BLOCK_END)[:-1]
 
 
-def segment(html: str | bytes, conf: Conf) -> Page:
-    """Parse `html` (bytes: UTF-8) and split its body into blocks under `conf`'s tag sets."""
-    return trace_segment(html, conf, None)[0]
+def segment(html: str | bytes, conf: Conf, *, reference: bool = False) -> Page:
+    """Parse `html` (bytes: UTF-8) and split its body into blocks under `conf`'s tag sets.
+
+    With `reference`, the walk is the Python one even where the compiled one
+    is built (the tests compare the two).
+    """
+    return trace_segment(html, conf, None, reference=reference)[0]
 
 
 # Which block each text node went to: (block index, text node), in order.
 Trace: TypeAlias = list[tuple[int, dom.Node]]
+# blockdensity._walk.walk: (body, packed flags, custom flags, names, title,
+# the ids of hidden and role, the dropped roles, the region attribute's id,
+# scope per region label) -> the Page's fields, and the hidden elements.
+WalkFunction: TypeAlias = Callable[
+    [
+        dom.Node, bytes, int, dict[int, str], str | None, int, int, frozenset[str], int,
+        dict[str, str],
+    ],
+    tuple[
+        list[BlockInfo], str, str, str | None, list[str], list[int], list[dom.Node],
+        list[dom.Node],
+    ],
+]  # fmt: skip
 
 
-def trace_segment(html: str | bytes, conf: Conf, trace: Trace | None) -> tuple[Page, dom.Document]:
+def trace_segment(
+    html: str | bytes, conf: Conf, trace: Trace | None, *, reference: bool = False
+) -> tuple[Page, dom.Document]:
     """`segment`, also returning the parsed tree and, when `trace` is a list,
     filling it with the block of every text node (for --highlight)."""
     doc = dom.parse(html, regions=bool(conf.rules))
-    page = _walk(doc, conf, trace)
+    page = _walk(doc, conf, trace, reference)
     if not page.blocks:
         # An unclosed <title> swallows the whole page into the title (HTML5
         # RCDATA), leaving an empty body. End each title that holds markup at
@@ -146,7 +171,7 @@ def trace_segment(html: str | bytes, conf: Conf, trace: Trace | None) -> tuple[P
             if trace is not None:
                 trace.clear()
             doc = dom.parse(repaired, regions=bool(conf.rules))
-            page = _walk(doc, conf, trace)
+            page = _walk(doc, conf, trace, reference)
     return page, doc
 
 
@@ -206,7 +231,8 @@ def _apply_attributes(doc: dom.Document, conf: Conf) -> tuple[dict[int, str], in
     join across it (SPEC section 2). An element with a dropped ARIA role gets
     marker elements before and after it. Found with one selector query (in
     C), so the walk reads no attributes: reading them element by element from
-    Python would cost more than the whole walk. Returns the openers' labels
+    Python would cost more than the whole walk. (The compiled walk reads
+    the attributes itself instead, on its way.) Returns the openers' labels
     by tag id, and the closer's tag id (-1 when there are no markers).
     """
     # role is a list of tokens, of which the first is the element's role
@@ -233,7 +259,36 @@ def _apply_attributes(doc: dom.Document, conf: Conf) -> tuple[dict[int, str], in
 
 
 # The elements that declare metadata and that the walk skips (void or removed).
-_DECLARING_IDS: Final = frozenset(dom.tag_id(name) for name in ("meta", "link", "base", "script"))
+_DECLARING: Final = ("meta", "link", "base", "script")
+_DECLARING_IDS: Final = frozenset(dom.tag_id(name) for name in _DECLARING)
+
+# The walk compiled (blockdensity._walk, Cython: the loop without a Python
+# call per node); _walk_python below is the reference it is tested against
+# and the walk of a package built without a compiler.
+_compiled_walk: WalkFunction | None
+_attribute_ids: Callable[[dom.Node], list[int]]
+try:
+    from blockdensity._walk import attribute_ids, configure, walk
+except ImportError:  # built without a compiler
+    _compiled_walk = None
+else:
+    _attribute_ids = attribute_ids
+    configure(
+        dom.TEXT_ID,
+        dom.tag_id("img"),
+        tuple(dom.tag_id(name) for name in _DECLARING),
+        {name: getattr(tags, name) for name in tags.WALK_BITS},
+        {
+            "BLOCK_END": BLOCK_END,
+            "ANCHOR_MARK": ANCHOR_MARK,
+            "BREAK_MARK": BREAK_MARK,
+            "SUB_OPEN": SUB_OPEN,
+            "SUB_CLOSE": SUB_CLOSE,
+        },
+    )
+    _compiled_walk = walk
+
+compiled: Final = _compiled_walk is not None
 
 
 def _document_title(doc: dom.Document) -> str | None:
@@ -256,7 +311,55 @@ def _declared_language(doc: dom.Document) -> str | None:
     return lang.strip() or None if lang else None
 
 
-def _walk(doc: dom.Document, conf: Conf, trace: Trace | None) -> Page:  # noqa: C901, PLR0912, PLR0915
+def _walk(doc: dom.Document, conf: Conf, trace: Trace | None, reference: bool) -> Page:
+    lang = _declared_language(doc)
+    title = _document_title(doc)
+    body = doc.body
+    if body is None:
+        return Page([], "", "", title or "", lang, [], [], [])
+    if _compiled_walk is None or trace is not None or reference:
+        # The compiled walk keeps no text nodes, so --highlight's trace takes this one.
+        openers, drop_close = _apply_attributes(doc, conf)
+        return _walk_python(body, conf, trace, title, lang, openers, drop_close)
+    # What _apply_attributes does, the compiled walk does on its way: it reads
+    # the attributes by the ids lexbor gives their names in this document,
+    # which an element made here shows.
+    probe = doc.create_node("div")
+    for name in ("hidden", "role", REGION_ATTRIBUTE):
+        probe.attrs[name] = ""
+    hidden_id, role_id, region_id = _attribute_ids(probe)
+    table = conf.table
+    walked = _compiled_walk(
+        body,
+        table.packed,
+        table.custom,
+        table.names,
+        title,
+        hidden_id,
+        role_id if conf.drop_roles else 0,
+        conf.drop_roles,
+        region_id if conf.rules else 0,
+        article.region_scopes(conf.rules),
+    )
+    blocks, text, linked, title, drop_scopes, parents, declarations, hidden = walked
+    # The tree as _apply_attributes leaves it, for what reads it after the walk
+    # (blockdensity.metadata): hidden elements replaced.
+    for node in hidden:
+        node.replace_with(doc.create_node("img"))
+    return Page(blocks, text, linked, title or "", lang, drop_scopes, parents, declarations)
+
+
+def _walk_python(  # noqa: C901, PLR0912, PLR0913, PLR0915, PLR0917
+    body: dom.Node,
+    conf: Conf,
+    trace: Trace | None,
+    title: str | None,
+    lang: str | None,
+    openers: dict[int, str],
+    drop_close: int,
+) -> Page:
+    # The reference walk (blockdensity._walk is the same loop compiled), and
+    # the walk where the package was built without a compiler.
     # The hot loop stays in one frame on purpose: a call per node would cost
     # more than the work it does. Flags and methods are bound to locals first.
     table = conf.table
@@ -277,15 +380,9 @@ def _walk(doc: dom.Document, conf: Conf, trace: Trace | None) -> Page:  # noqa: 
     title_flag = tags.TITLE
     declaring = _DECLARING_IDS
 
-    lang = _declared_language(doc)
-    title = _document_title(doc)
     blocks: list[BlockInfo] = []
     drop_scopes: list[str] = []
     scope_parents: list[int] = []
-    body = doc.body
-    if body is None:
-        return Page(blocks, "", "", title or "", lang, drop_scopes, scope_parents, [])
-    openers, drop_close = _apply_attributes(doc, conf)
 
     pieces: list[str] = []  # the page's text, block after block
     links: list[str] = []  # the page's link text, block after block

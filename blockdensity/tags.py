@@ -8,6 +8,7 @@ list lookup per element.
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Iterable
 from functools import lru_cache
 from typing import Final
@@ -48,16 +49,23 @@ SKIP: Final = 64  # never descended into (removed, or void)
 BREAK: Final = 128  # <br>: a line break inside the block
 IGNORE: Final = 256  # comments, doctype, processing instructions: nothing at all
 TITLE: Final = 512  # the document title (removed from the body text, reported apart)
+# The bits the compiled walk reads (blockdensity._walk.configure).
+WALK_BITS: Final = (
+    "BOUNDARY", "ANCHOR", "SUPSUB", "PRE", "DROP", "SEPARATOR", "SKIP", "BREAK", "TITLE",
+)  # fmt: skip
 
 
 class TagTable:
     """Flags per lexbor tag id for one (boundary set, dropped set) pair."""
 
-    __slots__ = ("custom", "flags", "names")
+    __slots__ = ("custom", "flags", "names", "packed")
 
     def __init__(self, flags: list[int], names: dict[int, str]) -> None:
         self.flags = flags
         self.names = names
+        # The flags as native 16-bit integers, for the compiled walk
+        # (blockdensity._walk): made once per table, not per page.
+        self.packed = array("H", flags).tobytes()
         # Custom elements and tags lexbor does not know: non-inline, so they
         # separate words but never end a block.
         self.custom = SEPARATOR

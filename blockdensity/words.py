@@ -6,9 +6,13 @@ holds at least one letter or number. Every Han, Hiragana or Katakana character
 is a word by itself. Everything else separates words.
 
 `char_class` is the rule for one character; everything else here is about
-applying it fast. Python's regular expressions and `str.translate` cost 40 to
-130 ns per character on non-ASCII text, so counting uses byte-level
-primitives instead (about 4 ns per character):
+applying it fast. Where the package is compiled, `count_ended` is
+blockdensity._text: one pass over the characters in C, each code point's
+class asked of `char_class` once per process (a few ns a character in any
+script). The reference below, which is also the counter of a build without a
+compiler, gets near that from Python. Python's regular expressions and
+`str.translate` cost 40 to 130 ns per character on non-ASCII text, so it uses
+byte-level primitives instead (about 4 ns per character):
 
 * ASCII text is encoded as is, then `bytes.translate` maps letters and digits
   to ``a``, deletes glue and underscore (joining what stands either side),
@@ -29,6 +33,7 @@ from __future__ import annotations
 import codecs
 import re
 import unicodedata
+from collections.abc import Callable
 from typing import Final
 
 __all__ = ["END", "GLUE", "char_class", "count_ended", "count_many", "count_words", "word_starts"]
@@ -202,11 +207,17 @@ def count_many(texts: list[str]) -> list[int]:
 
 
 def count_ended(texts: str) -> list[int]:
-    """The number of words in each part of `texts`, a run of texts each ended by END.
+    """The number of words in each part of `texts`, a run of texts each ended by END."""
+    if _compiled_count_ended is not None:
+        return _compiled_count_ended(texts)
+    return _count_ended_python(texts)
 
-    One encode, one translate and one split for all of them: a page's blocks
-    are counted at once, not at a few calls per block.
-    """
+
+def _count_ended_python(texts: str) -> list[int]:
+    # The reference (blockdensity._text is the rule compiled, one pass over
+    # the characters), and the counter of a package built without a compiler.
+    # One encode, one translate and one split for all of them: a page's blocks
+    # are counted at once, not at a few calls per block.
     if texts.isascii():
         return _count_encoded(texts.encode("ascii"), _ASCII_TABLE, _DELETED)
     if _REPLACEMENT in texts:
@@ -285,6 +296,20 @@ def _count_by_tokens(text: str) -> int:
         count += sum(_count_encoded(classes.encode("ascii"), _ASCII_TABLE, _DELETED))
     return count
 
+
+# The counter compiled (blockdensity._text): the same rule, read from
+# char_class once per code point, applied in one pass whatever the script.
+_compiled_count_ended: Callable[[str], list[int]] | None
+try:
+    from blockdensity._text import configure
+    from blockdensity._text import count_ended as _count_ended_c
+except ImportError:  # built without a compiler
+    _compiled_count_ended = None
+else:
+    configure(char_class, LETTER, JOINER, SEPARATOR, CJK_WORD, GLUE)
+    _compiled_count_ended = _count_ended_c
+
+compiled: Final = _compiled_count_ended is not None
 
 _GLUE_CLASS: Final = re.escape(GLUE)
 _RUN: Final = re.compile(rf"[_{_GLUE_CLASS}]*+([A-Za-z0-9])[\w{_GLUE_CLASS}]*+|[_{_GLUE_CLASS}]++")

@@ -66,17 +66,27 @@ def box(built: image.Built) -> Iterator[image.Container]:
         yield container
 
 
-def _compiled_modules() -> list[str]:
-    """The modules setup.py compiles: its COMPILED list (mypyc) and the Cython scan."""
+def _setup_list(name: str) -> list[str]:
+    """One of setup.py's lists of source paths."""
     tree = ast.parse((ROOT / "setup.py").read_text(encoding="utf-8"))
     for node in ast.walk(tree):
         if isinstance(node, ast.Assign) and any(
-            isinstance(target, ast.Name) and target.id == "COMPILED" for target in node.targets
+            isinstance(target, ast.Name) and target.id == name for target in node.targets
         ):
-            paths = ast.literal_eval(node.value)
-            modules = [path.removesuffix(".py").replace("/", ".") for path in paths]
-            return [*modules, "blockdensity._nesting"]
-    raise AssertionError("setup.py has no COMPILED list")
+            paths: list[str] = ast.literal_eval(node.value)
+            return paths
+    raise AssertionError(f"setup.py has no {name} list")
+
+
+def _compiled_modules() -> list[str]:
+    """The modules setup.py compiles: its COMPILED list (mypyc) and its CYTHON list."""
+    paths = [*_setup_list("COMPILED"), *_setup_list("CYTHON")]
+    return [path.removesuffix(".py").removesuffix(".pyx").replace("/", ".") for path in paths]
+
+
+def _stubs() -> list[str]:
+    """The Cython modules' type stubs, which the wheel carries beside them."""
+    return [path.removesuffix(".pyx") + ".pyi" for path in _setup_list("CYTHON")]
 
 
 def _runtime_closure() -> dict[str, str]:
@@ -183,14 +193,14 @@ def test_wheel_holds_what_the_runtime_needs(box: image.Container) -> None:
     for name in _compiled_modules():
         stem = name.replace(".", "/")
         assert any(re.fullmatch(rf"{stem}\.cpython-\d+-[\w-]+\.so", f) for f in record), name
-    for data in ("blockdensity/py.typed", "worker/py.typed", "blockdensity/_nesting.pyi"):
+    for data in ("blockdensity/py.typed", "worker/py.typed", *_stubs()):
         assert data in record
     # Nothing else: sources, their bytecode, the extensions, the metadata,
     # the commands pyproject.toml names. No C, no .pyx, no tests or devkit.
     scripts = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
     commands = "|".join(re.escape(f"../../../bin/{name}") for name in scripts)
     allowed = re.compile(
-        r"(blockdensity|worker)/(.+\.py|(.+/)?__pycache__/.+\.pyc|.+\.so|py\.typed|_nesting\.pyi)"
+        r"(blockdensity|worker)/(.+\.py|(.+/)?__pycache__/.+\.pyc|.+\.so|py\.typed|_\w+\.pyi)"
         r"|[0-9a-f]+__mypyc\.cpython-\d+-[\w-]+\.so"
         r"|blockdensity-[\d.]+\.dist-info/.+"
         rf"|{commands}"

@@ -1,0 +1,14 @@
+# The compiled text passes of blockdensity.words and blockdensity.render (_text.pyx).
+
+from collections.abc import Callable
+
+def configure(
+    char_class: Callable[[str], str],
+    letter: str,
+    joiner: str,
+    separator: str,
+    cjk_word: str,
+    glue: str,
+) -> None: ...
+def count_ended(texts: str) -> list[int]: ...
+def collapse(texts: list[str]) -> str | None: ...

@@ -1,0 +1,168 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""The fit's passes over its text, compiled: counting words, collapsing whitespace.
+
+`count_ended` is words.count_ended: the word rule applied in one pass over
+the characters. blockdensity.words holds the rule (`char_class`) and the
+reference, which reaches C speed through encodings and byte translations
+that are fast only for some scripts; this counts every script at the same
+few nanoseconds a character. The class of each code point is asked of
+words.char_class once per process and kept in a table here.
+
+`collapse` is render._collapse: one line per block, its whitespace runs made
+one space, in one pass instead of a split into words and a join.
+
+tests/test_text_compiled.py checks both against their references on every
+corpus page, every character and random text.
+"""
+
+from cpython.unicode cimport (
+    Py_UNICODE_ISSPACE,
+    PyUnicode_DATA,
+    PyUnicode_GET_LENGTH,
+    PyUnicode_KIND,
+    PyUnicode_READ,
+    PyUnicode_WRITE,
+)
+from libc.stdlib cimport calloc
+
+DEF CODE_POINTS = 0x110000
+# The classes: 0 not yet asked, then what words.char_class says.
+DEF WORD_LETTER = 1  # a letter or number: makes a run a word
+DEF WORD_JOINER = 2  # underscore, combining mark or glue: inside a run, not a letter
+DEF WORD_SEPARATOR = 3
+DEF WORD_CJK = 4  # a word by itself, and a separator for its neighbours
+
+cdef unsigned char* _classes = NULL
+cdef object _char_class = None
+cdef dict _class_codes = {}
+
+
+def configure(object char_class, str letter, str joiner, str separator, str cjk_word,
+              str glue):
+    """Take words.py's rule for one character and the class texts it returns."""
+    global _classes, _char_class, _class_codes
+    if _classes == NULL:
+        _classes = <unsigned char*> calloc(CODE_POINTS, 1)
+        if _classes == NULL:
+            raise MemoryError()
+    _char_class = char_class
+    _class_codes = {letter: WORD_LETTER, joiner: WORD_JOINER, separator: WORD_SEPARATOR,
+                    cjk_word: WORD_CJK}
+    for char in glue:
+        _class_codes[char] = WORD_JOINER
+
+
+cdef unsigned char _ask(Py_UCS4 code) except 0:
+    cdef unsigned char value = _class_codes[_char_class(chr(code))]
+    _classes[code] = value
+    return value
+
+
+def count_ended(str texts):
+    """The number of words in each part of `texts`, a run of texts each ended by NUL
+    (words.count_ended: what follows the last NUL is not a part)."""
+    if _classes == NULL:
+        raise RuntimeError("blockdensity._text.configure() has not been called")
+    cdef int kind = PyUnicode_KIND(texts)
+    cdef void* data = PyUnicode_DATA(texts)
+    cdef Py_ssize_t length = PyUnicode_GET_LENGTH(texts)
+    cdef Py_ssize_t index
+    cdef Py_ssize_t count = 0
+    # Inside a run of letters and joiners that holds a letter. (Joiners alone
+    # make no word, and inside a run change nothing: only letters matter.)
+    cdef bint lettered = False
+    cdef Py_UCS4 code
+    cdef unsigned char value
+    cdef list counts = []
+    for index in range(length):
+        code = PyUnicode_READ(kind, data, index)
+        if code == 0:
+            # A word counts once a separator ends it, as in the reference (END
+            # is a space and a NUL): a run that runs into the NUL is not one.
+            counts.append(count)
+            count = 0
+            lettered = False
+            continue
+        value = _classes[code]
+        if value == 0:
+            value = _ask(code)
+        if value == WORD_LETTER:
+            lettered = True
+        elif value != WORD_JOINER:
+            if lettered:
+                count += 1
+            lettered = False
+            if value == WORD_CJK:
+                count += 1
+    return counts
+
+
+cdef extern from "Python.h":
+    object PyUnicode_New(Py_ssize_t size, Py_UCS4 maxchar)
+
+
+def collapse(list texts):
+    """render._collapse: each text with its whitespace runs made one space and its ends
+    stripped, the texts joined by newlines; None when a text is all whitespace or holds
+    a NUL (where the reference does something else; the fit's texts never are)."""
+    cdef str text
+    cdef int kind
+    cdef void* data
+    cdef Py_ssize_t index, length, size = 0
+    cdef Py_UCS4 code, maxchar = 0
+    cdef bint pending  # whitespace seen since the last character kept
+    cdef bint started
+    # First pass: the size and the widest character of the result (a str
+    # must be made at the narrowest width that holds it).
+    for text in texts:
+        if size:
+            size += 1  # the newline
+            if maxchar < 10:
+                maxchar = 10
+        kind = PyUnicode_KIND(text)
+        data = PyUnicode_DATA(text)
+        length = PyUnicode_GET_LENGTH(text)
+        pending = started = False
+        for index in range(length):
+            code = PyUnicode_READ(kind, data, index)
+            if code == 0:
+                return None
+            if Py_UNICODE_ISSPACE(code):
+                pending = started
+                continue
+            if pending:
+                size += 1
+                pending = False
+            size += 1
+            started = True
+            if code > maxchar:
+                maxchar = code
+        if not started:
+            return None
+    if not texts:
+        return ""
+    result = PyUnicode_New(size, maxchar)
+    cdef int out_kind = PyUnicode_KIND(result)
+    cdef void* out = PyUnicode_DATA(result)
+    cdef Py_ssize_t at = 0
+    for text in texts:
+        if at:
+            PyUnicode_WRITE(out_kind, out, at, 10)
+            at += 1
+        kind = PyUnicode_KIND(text)
+        data = PyUnicode_DATA(text)
+        length = PyUnicode_GET_LENGTH(text)
+        pending = started = False
+        for index in range(length):
+            code = PyUnicode_READ(kind, data, index)
+            if Py_UNICODE_ISSPACE(code):
+                pending = started
+                continue
+            if pending:
+                PyUnicode_WRITE(out_kind, out, at, 32)
+                at += 1
+                pending = False
+            PyUnicode_WRITE(out_kind, out, at, code)
+            at += 1
+            started = True
+    return result

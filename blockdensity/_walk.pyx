@@ -1,0 +1,872 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""The walk of blockdensity.segment, compiled: segment._walk_python's loop over lexbor's records.
+
+segment.py holds the walk's rules and the reference; this is the same loop,
+step for step, reading the tree lexbor built directly (first_child, next and
+parent pointers, tag ids, text bytes, attributes) instead of making a Python
+object and a few Python calls per node. It also does on its way what the
+reference has segment._apply_attributes do before it with a CSS query over
+the body and marker elements (hidden elements, dropped ARIA roles, the
+article profile's regions): that query alone cost about the whole walk.
+tests/test_walk.py checks that both make the same page, and the same
+metadata after, on every corpus page, the fuzz corpus and random tag soup.
+
+selectolax ships no lexbor headers, so the records read here (node, text,
+element, attribute) are declared below as lexbor lays them out, and so is
+selectolax's LexborNode object (to hand the few declaring and hidden elements
+back as nodes, for blockdensity.metadata and segment).
+Those layouts are selectolax's ABI: this module is built and imported only
+against the selectolax release it mirrors (LAYOUT_VERSION; setup.py refuses
+to build against another), and at import it checks the installed release and
+then probes a parsed page through selectolax's own accessors, raising
+RuntimeError if anything differs: a silent misread would be wrong text, not
+a crash.
+"""
+
+from cpython.unicode cimport (
+    Py_UNICODE_ISSPACE,
+    PyUnicode_4BYTE_KIND,
+    PyUnicode_DATA,
+    PyUnicode_DecodeUTF8,
+    PyUnicode_FromKindAndData,
+    PyUnicode_GET_LENGTH,
+    PyUnicode_KIND,
+    PyUnicode_READ,
+)
+from libc.stdint cimport uint16_t, uint32_t, uintptr_t
+from libc.stdlib cimport free, malloc, realloc
+from libc.string cimport memcpy, memmove
+
+import re
+from importlib.metadata import version as _installed_version
+
+from selectolax.lexbor import LexborHTMLParser
+
+# The selectolax release whose layouts are mirrored below. setup.py reads it
+# from here (it must equal the installed selectolax's version to build).
+LAYOUT_VERSION = "1.0.2"
+
+cdef extern from *:
+    """
+    /* lexbor's lxb_dom_node_t and lxb_dom_character_data_t
+       (source/lexbor/dom/interfaces/node.h, character_data.h) and selectolax's
+       LexborNode object (selectolax/lexbor.pxd), as selectolax 1.0.2 builds them. */
+    typedef struct bd_node bd_node;
+    struct bd_node {
+        void *events;              /* lxb_dom_event_target_t */
+        uintptr_t local_name;      /* the tag id */
+        uintptr_t prefix;
+        uintptr_t ns;
+        void *owner_document;
+        bd_node *next;
+        bd_node *prev;
+        bd_node *parent;
+        bd_node *first_child;
+        bd_node *last_child;
+        void *user;
+        int type;                  /* lxb_dom_node_type_t */
+    };
+    typedef struct {
+        bd_node node;
+        unsigned char *data;       /* lexbor_str_t */
+        size_t length;
+    } bd_text;
+    typedef struct {
+        unsigned char *data;
+        size_t length;
+    } bd_str;                      /* lexbor_str_t */
+    typedef struct bd_attr bd_attr;
+    struct bd_attr {               /* lxb_dom_attr_t (attr.h) */
+        bd_node node;              /* its local_name is the attribute's name id */
+        uintptr_t upper_name;
+        uintptr_t qualified_name;
+        bd_str *value;
+        void *owner;
+        bd_attr *next;
+        bd_attr *prev;
+    };
+    typedef struct {               /* lxb_dom_element_t (element.h), its head */
+        bd_node node;
+        uintptr_t upper_name;
+        uintptr_t qualified_name;
+        bd_str *is_value;
+        bd_attr *first_attr;
+    } bd_element;
+    typedef struct {
+        PyObject_HEAD
+        void *vtab;
+        bd_node *node;
+        PyObject *parser;
+        int is_fragment_root;
+        int is_template_content;
+    } bd_node_object;
+    """
+    ctypedef struct bd_node:
+        uintptr_t local_name
+        bd_node* next
+        bd_node* parent
+        bd_node* first_child
+        int type
+    ctypedef struct bd_text:
+        unsigned char* data
+        size_t length
+    ctypedef struct bd_str:
+        unsigned char* data
+        size_t length
+    ctypedef struct bd_attr:
+        bd_node node
+        bd_str* value
+        bd_attr* next
+    ctypedef struct bd_element:
+        bd_attr* first_attr
+
+    # check_size error: Cython compares the size of the object selectolax
+    # makes with the one declared here when this module is imported.
+    ctypedef class selectolax.lexbor.LexborNode [object bd_node_object, check_size error]:
+        cdef bd_node* node
+        cdef object parser
+
+DEF ELEMENT_TYPE = 1  # LXB_DOM_NODE_TYPE_ELEMENT
+DEF TEXT_TYPE = 3  # LXB_DOM_NODE_TYPE_TEXT
+
+# segment.py's constants, handed over once by configure().
+cdef uintptr_t TEXT_ID, IMG_ID
+cdef uintptr_t DECLARING[4]
+cdef int BOUNDARY, ANCHOR, SUPSUB, PRE, DROP, SEPARATOR, SKIP, BREAK, TITLE
+cdef str BLOCK_END
+cdef Py_UCS4 ANCHOR_MARK, BREAK_MARK, SUB_OPEN, SUB_CLOSE
+DEF SPACE = 32
+cdef bint _configured = False
+
+
+def configure(int text_id, int img_id, tuple declaring, dict bits, dict marks):
+    """Take the text node's and <img>'s tag ids, the declaring elements' ids, tags.py's
+    flag bits and segment.py's marks."""
+    global TEXT_ID, IMG_ID, BOUNDARY, ANCHOR, SUPSUB, PRE, DROP, SEPARATOR, SKIP, BREAK, TITLE
+    global BLOCK_END, ANCHOR_MARK, BREAK_MARK, SUB_OPEN, SUB_CLOSE, _configured
+    if len(declaring) != 4:
+        raise ValueError(f"expected the ids of the 4 declaring elements, got {declaring!r}")
+    TEXT_ID = text_id
+    IMG_ID = img_id
+    for index in range(4):
+        DECLARING[index] = declaring[index]
+    BOUNDARY, ANCHOR, SUPSUB = bits["BOUNDARY"], bits["ANCHOR"], bits["SUPSUB"]
+    PRE, DROP, SEPARATOR = bits["PRE"], bits["DROP"], bits["SEPARATOR"]
+    SKIP, BREAK, TITLE = bits["SKIP"], bits["BREAK"], bits["TITLE"]
+    BLOCK_END = marks["BLOCK_END"]
+    ANCHOR_MARK, BREAK_MARK = ord(marks["ANCHOR_MARK"]), ord(marks["BREAK_MARK"])
+    SUB_OPEN, SUB_CLOSE = ord(marks["SUB_OPEN"]), ord(marks["SUB_CLOSE"])
+    _configured = True
+
+
+cdef inline LexborNode _node(bd_node* node, object parser):
+    # As selectolax's LexborNode.new makes one (its flags are zero from the allocation).
+    cdef LexborNode made = LexborNode.__new__(LexborNode)
+    made.node = node
+    made.parser = parser
+    return made
+
+
+cdef inline bint _ascii_blank(bd_node* node) noexcept:
+    # selectolax's is_empty_text_node: no bytes, or only HTML's ASCII whitespace.
+    cdef bd_text* text = <bd_text*> node
+    cdef size_t i
+    cdef unsigned char c
+    if text.data == NULL:
+        return True
+    for i in range(text.length):
+        c = text.data[i]
+        if c != 32 and c != 9 and c != 10 and c != 12 and c != 13:
+            return False
+    return True
+
+
+cdef inline bd_node* _child(bd_node* node, bint skip_ws) noexcept:
+    # The node LexborNode.iter(include_text=True, skip_empty=skip_ws) yields
+    # from `node` on: `node` itself unless it is a blank text node skipped.
+    if skip_ws:
+        while node != NULL and node.type == TEXT_TYPE and _ascii_blank(node):
+            node = node.next
+    return node
+
+
+cdef inline bint _isspace(const Py_UCS4* text, Py_ssize_t length) noexcept:
+    # str.isspace of the characters: False for none.
+    cdef Py_ssize_t i
+    if not length:
+        return False
+    for i in range(length):
+        if not Py_UNICODE_ISSPACE(text[i]):
+            return False
+    return True
+
+
+cdef class _Text:
+    # The text the reference builds as a list of str and joins at the end,
+    # built as code points instead: no str per text node.
+    cdef Py_UCS4* data
+    cdef Py_ssize_t size
+    cdef Py_ssize_t capacity
+
+    def __cinit__(self):
+        self.size = 0
+        self.capacity = 4096
+        self.data = <Py_UCS4*> malloc(self.capacity * sizeof(Py_UCS4))
+        if self.data == NULL:
+            raise MemoryError()
+
+    def __dealloc__(self):
+        free(self.data)
+
+    cdef int reserve(self, Py_ssize_t more) except -1:
+        cdef Py_ssize_t capacity = self.capacity
+        cdef Py_UCS4* data
+        while self.size + more > capacity:
+            capacity *= 2
+        if capacity != self.capacity:
+            data = <Py_UCS4*> realloc(self.data, capacity * sizeof(Py_UCS4))
+            if data == NULL:
+                raise MemoryError()
+            self.data = data
+            self.capacity = capacity
+        return 0
+
+    cdef inline int push(self, Py_UCS4 code) except -1:
+        if self.size == self.capacity:
+            self.reserve(1)
+        self.data[self.size] = code
+        self.size += 1
+        return 0
+
+    cdef int push_str(self, str text) except -1:
+        cdef Py_ssize_t length = PyUnicode_GET_LENGTH(text)
+        cdef int kind = PyUnicode_KIND(text)
+        cdef void* data = PyUnicode_DATA(text)
+        cdef Py_ssize_t i
+        self.reserve(length)
+        for i in range(length):
+            self.data[self.size + i] = PyUnicode_READ(kind, data, i)
+        self.size += length
+        return 0
+
+    cdef int extend(self, const Py_UCS4* codes, Py_ssize_t length) except -1:
+        self.reserve(length)
+        memcpy(self.data + self.size, codes, length * sizeof(Py_UCS4))
+        self.size += length
+        return 0
+
+    cdef int insert_space(self, Py_ssize_t at) except -1:
+        self.reserve(1)
+        memmove(self.data + at + 1, self.data + at, (self.size - at) * sizeof(Py_UCS4))
+        self.data[at] = SPACE
+        self.size += 1
+        return 0
+
+    cdef int decode(self, bd_node* node) except -1:
+        # The text node's UTF-8 as LexborNode.text_content decodes it ("replace"):
+        # valid UTF-8 here, anything else by CPython's decoder itself.
+        cdef bd_text* text = <bd_text*> node
+        cdef const unsigned char* s = text.data
+        cdef Py_ssize_t n = text.length
+        cdef Py_ssize_t i = 0, k
+        cdef Py_UCS4* out
+        cdef unsigned char c, c1
+        cdef uint32_t code  # not Py_UCS4, which Cython's arithmetic would make a str
+        cdef int more
+        if s == NULL:
+            return 0
+        self.reserve(n)  # never more characters than bytes
+        out = self.data + self.size
+        k = 0
+        while i < n:
+            c = s[i]
+            if c < 0x80:
+                out[k] = c
+                k += 1
+                i += 1
+                continue
+            if 0xC2 <= c <= 0xDF:
+                more = 1
+                code = c & 0x1F
+            elif 0xE0 <= c <= 0xEF:
+                more = 2
+                code = c & 0x0F
+            elif 0xF0 <= c <= 0xF4:
+                more = 3
+                code = c & 0x07
+            else:
+                return self._decode_replacing(s, n)
+            if i + more >= n:  # cut short
+                return self._decode_replacing(s, n)
+            c1 = s[i + 1]
+            # The second byte's range excludes overlong forms, surrogates and
+            # code points past U+10FFFF (the Unicode standard's table 3-7).
+            if ((c == 0xE0 and c1 < 0xA0) or (c == 0xED and c1 > 0x9F)
+                    or (c == 0xF0 and c1 < 0x90) or (c == 0xF4 and c1 > 0x8F)
+                    or c1 < 0x80 or c1 > 0xBF):
+                return self._decode_replacing(s, n)
+            code = (code << 6) | (c1 & 0x3F)
+            if more >= 2:
+                c1 = s[i + 2]
+                if c1 < 0x80 or c1 > 0xBF:
+                    return self._decode_replacing(s, n)
+                code = (code << 6) | (c1 & 0x3F)
+            if more == 3:
+                c1 = s[i + 3]
+                if c1 < 0x80 or c1 > 0xBF:
+                    return self._decode_replacing(s, n)
+                code = (code << 6) | (c1 & 0x3F)
+            out[k] = <Py_UCS4> code
+            k += 1
+            i += more + 1
+        self.size += k
+        return 0
+
+    cdef int _decode_replacing(self, const unsigned char* s, Py_ssize_t n) except -1:
+        return self.push_str(PyUnicode_DecodeUTF8(<const char*> s, n, "replace"))
+
+    cdef str make(self):
+        return PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, self.data, self.size)
+
+
+cdef bint _whitespace_between(bd_node* first, bd_node* last) noexcept:
+    # segment._whitespace_between on the pointers.
+    cdef bd_node* node = first
+    cdef bd_node* child
+    while True:
+        child = node.first_child
+        if child != NULL and node != first:
+            node = child
+        else:
+            while node.next == NULL:
+                if node.parent == NULL:
+                    return False
+                node = node.parent
+            node = node.next
+        if node == last:
+            return False
+        if node.type == TEXT_TYPE:
+            return True
+
+
+cdef inline Py_ssize_t _innermost(list drop_stack):
+    # The scope in effect, or -1 (an index spelled out: wraparound is off).
+    return drop_stack[len(drop_stack) - 1] if drop_stack else -1
+
+
+def attribute_ids(LexborNode element):
+    """The ids lexbor gave the names of `element`'s attributes in its document, in order:
+    the same for every attribute of those names there."""
+    cdef bd_attr* attr = (<bd_element*> element.node).first_attr
+    if element.node.type != ELEMENT_TYPE:
+        raise ValueError("an element is needed")
+    ids = []
+    while attr != NULL:
+        ids.append(attr.node.local_name)
+        attr = attr.next
+    return ids
+
+
+cdef inline bd_attr* _attribute(bd_node* node, uintptr_t name_id) noexcept:
+    # The element's first attribute of that name (as attrs.get finds it), or NULL.
+    cdef bd_attr* attr = (<bd_element*> node).first_attr
+    while attr != NULL and attr.node.local_name != name_id:
+        attr = attr.next
+    return attr
+
+
+cdef str _value(bd_attr* attr):
+    # attrs.get(name) or "": the value as selectolax decodes it.
+    if attr.value == NULL or attr.value.data == NULL:
+        return ""
+    return PyUnicode_DecodeUTF8(<const char*> attr.value.data, attr.value.length, "replace")
+
+
+cdef inline void _open_scope(str label, list drop_stack, list drop_scopes, list scope_parents):
+    scope_parents.append(_innermost(drop_stack))
+    drop_stack.append(len(drop_scopes))
+    drop_scopes.append(label)
+
+
+# HTML's ASCII whitespace, which separates the tokens [role~="..."] matches.
+_CSS_SPACE = re.compile("[ \t\n\f\r]+")
+
+
+cdef object _role_label(bd_attr* attr, frozenset roles):
+    # segment._apply_attributes on an element with a role: "role=..." when the
+    # selector [role~="r" i] matches for a dropped role r (a token, ASCII case
+    # folded) and the first token (lowercase) is a dropped role; else None.
+    cdef str value = _value(attr)
+    for token in _CSS_SPACE.split(value):
+        if token.isascii() and token.lower() in roles:
+            break
+    else:
+        return None
+    tokens = value.lower().split()
+    if tokens and tokens[0] in roles:
+        return "role=" + tokens[0]
+    return None
+
+
+cdef Py_ssize_t _open_regions(bd_attr* attr, dict scopes, list drop_stack, list drop_scopes,
+                              list scope_parents) except -1:
+    # article.regions' markers around an element, as the walk would meet
+    # them: a scope per label the rules act on, in order. Returns how many.
+    cdef Py_ssize_t opened = 0
+    for label in _value(attr).split():
+        if label in scopes:
+            _open_scope(scopes[label], drop_stack, drop_scopes, scope_parents)
+            opened += 1
+    return opened
+
+
+cdef int _find_hidden(bd_node* root, uintptr_t hidden_id, list hidden, object parser) except -1:
+    # The hidden elements in a subtree the walk skips, outermost only, in
+    # document order: _apply_attributes removes them from the tree, which
+    # blockdensity.metadata reads after the walk.
+    cdef bd_node* node = root.first_child
+    while node != NULL:
+        if node.type == ELEMENT_TYPE and _attribute(node, hidden_id) != NULL:
+            hidden.append(_node(node, parser))
+        elif node.first_child != NULL:
+            node = node.first_child
+            continue
+        while node.next == NULL:
+            node = node.parent
+            if node == root:
+                return 0
+        node = node.next
+    return 0
+
+
+cdef inline void _close_scopes(list drop_stack, Py_ssize_t count):
+    cdef Py_ssize_t i
+    for i in range(count):
+        drop_stack.pop()
+
+
+cdef inline int _end_inside(_Text pieces, int anchor_depth, int sup_depth) except -1:
+    if anchor_depth:
+        pieces.push(ANCHOR_MARK)
+    if sup_depth:
+        pieces.push(SUB_CLOSE)
+    return pieces.push_str(BLOCK_END)
+
+
+cdef inline int _begin_inside(_Text pieces, int anchor_depth, int sup_depth) except -1:
+    if anchor_depth:
+        pieces.push(ANCHOR_MARK)
+    if sup_depth:
+        pieces.push(SUB_OPEN)
+    return 0
+
+
+# One level of the walk: the children of an element being walked.
+cdef struct Level:
+    bd_node* next  # the next child to look at
+    int closer  # the flags of the element, to close after its children
+    Py_ssize_t regions  # the scopes it opened (a dropped role, regions), to close with it
+    bint skip_ws  # whether blank text children are skipped (outside <pre>)
+
+
+cdef class _Stack:
+    # A growable C array, freed with the walk whatever happens.
+    cdef Level* levels
+    cdef uintptr_t* ids
+    cdef Py_ssize_t size
+    cdef Py_ssize_t id_size
+
+    def __cinit__(self):
+        self.size = self.id_size = 64
+        self.levels = <Level*> malloc(self.size * sizeof(Level))
+        self.ids = <uintptr_t*> malloc(self.id_size * sizeof(uintptr_t))
+        if self.levels == NULL or self.ids == NULL:
+            raise MemoryError()
+
+    def __dealloc__(self):
+        free(self.levels)
+        free(self.ids)
+
+    cdef int grow(self, Py_ssize_t needed) except -1:
+        cdef Level* levels
+        if needed < self.size:
+            return 0
+        levels = <Level*> realloc(self.levels, 2 * self.size * sizeof(Level))
+        if levels == NULL:
+            raise MemoryError()
+        self.levels = levels
+        self.size *= 2
+        return 0
+
+    cdef int grow_ids(self, Py_ssize_t needed) except -1:
+        cdef uintptr_t* ids
+        if needed < self.id_size:
+            return 0
+        ids = <uintptr_t*> realloc(self.ids, 2 * self.id_size * sizeof(uintptr_t))
+        if ids == NULL:
+            raise MemoryError()
+        self.ids = ids
+        self.id_size *= 2
+        return 0
+
+
+def walk(LexborNode body, const unsigned char[:] packed, int custom, dict names,
+         object title, uintptr_t hidden_id, uintptr_t role_id, frozenset roles,
+         uintptr_t region_id, dict scopes):
+    """segment._walk_python's loop from <body> on, with segment._apply_attributes'
+    work done on the way; `packed` is the tag table's flags as native uint16
+    (TagTable.packed). Attributes are found by the ids of their names in the
+    document (0: not sought): `hidden`, `role` (`roles` are the dropped ones) and
+    the article profile's region attribute (`scopes` gives each label's scope).
+    Returns (blocks, text, linked, title, drop_scopes, scope_parents, declarations,
+    hidden): the last, the elements _apply_attributes would have replaced with
+    <img>, for the caller to replace."""
+    if not _configured:
+        raise RuntimeError("blockdensity._walk.configure() has not been called")
+    cdef const uint16_t* flags_of = <const uint16_t*> &packed[0]
+    cdef Py_ssize_t n_flags = packed.shape[0] // 2
+    cdef object parser = body.parser
+    cdef list blocks = []
+    cdef list drop_scopes = []
+    cdef list scope_parents = []
+    cdef list declarations = []
+    cdef _Text pieces = _Text()  # the page's text, block after block
+    cdef _Text links = _Text()  # the page's link text, block after block
+    cdef list drop_stack = []
+    cdef Py_ssize_t start = 0, link_start = 0
+    cdef bint visible = False
+    cdef str element = "body"
+    cdef bint pre = False
+    cdef Py_ssize_t drop = -1
+    cdef int anchor_depth = 0, sup_depth = 0, pre_depth = 0
+    cdef _Stack stack = _Stack()
+    cdef Py_ssize_t depth = 0  # levels on the stack
+    cdef Py_ssize_t boundaries = 1  # ids on the stack of boundary elements
+    cdef bint skip_ws = True
+    cdef bd_node* glue_node = NULL  # the last text node, while nothing separates it
+    cdef bint glue_ends_blank = False  # ... and whether its text ends in whitespace
+    cdef bint link_closes = False
+    cdef bd_node* cursor = body.node.first_child  # the next child of the level walked
+    cdef bint cursor_skip = True
+    cdef int closer = BOUNDARY
+    cdef Py_ssize_t closer_regions = 0  # the region scopes to close with `closer`
+    cdef Py_ssize_t regions  # those the element at hand opened
+    cdef list hidden = []
+    cdef bint seeking = hidden_id or role_id or region_id
+    cdef bint was_hidden
+    cdef bd_attr* attr
+    cdef bd_attr* hidden_attr
+    cdef bd_attr* role_attr
+    cdef bd_attr* region_attr
+    cdef uintptr_t name_id
+    cdef bint ends_block = False
+    cdef bint finished = False
+    cdef bint interrupted
+    cdef bd_node* node
+    cdef bd_node* child
+    cdef uintptr_t node_id
+    cdef int flags
+    cdef Py_ssize_t text_start, length
+    stack.ids[0] = body.node.local_name
+    if hidden_id and _attribute(body.node, hidden_id) != NULL:
+        # A hidden <body> is replaced, its children walked all the same (the
+        # walk holds the body), and article.regions then finds no body.
+        hidden.append(body)
+        region_id = 0
+        seeking = hidden_id or role_id
+    while True:
+        if ends_block:
+            ends_block = False
+            glue_node = NULL
+            if visible:
+                if anchor_depth or sup_depth:
+                    _end_inside(pieces, anchor_depth, sup_depth)
+                else:
+                    pieces.push_str(BLOCK_END)
+                links.push_str(BLOCK_END)
+                blocks.append((element, pre, drop))
+                visible = False
+                start = pieces.size
+                link_start = links.size
+                if anchor_depth or sup_depth:
+                    _begin_inside(pieces, anchor_depth, sup_depth)
+            elif pieces.size > start:
+                pieces.size = start
+                links.size = link_start
+                if anchor_depth or sup_depth:
+                    _begin_inside(pieces, anchor_depth, sup_depth)
+        interrupted = False  # the children loop left by a `break` of the reference's
+        while True:
+            node = _child(cursor, cursor_skip)
+            if node == NULL:
+                break
+            cursor = node.next
+            node_id = node.local_name
+            regions = 0
+            if node_id != TEXT_ID:
+                flags = flags_of[node_id] if node_id < <uintptr_t> n_flags else custom
+                was_hidden = False
+                if seeking and node.type == ELEMENT_TYPE:
+                    # The attributes that change what the element is, in one
+                    # pass over them (first of each name, as attrs.get).
+                    hidden_attr = role_attr = region_attr = NULL
+                    attr = (<bd_element*> node).first_attr
+                    while attr != NULL:
+                        name_id = attr.node.local_name
+                        if name_id == hidden_id and hidden_id and hidden_attr == NULL:
+                            hidden_attr = attr
+                        elif name_id == role_id and role_id and role_attr == NULL:
+                            role_attr = attr
+                        elif name_id == region_id and region_id and region_attr == NULL:
+                            region_attr = attr
+                        attr = attr.next
+                    if hidden_attr != NULL:  # as the <img> that replaces it
+                        hidden.append(_node(node, parser))
+                        node_id = IMG_ID
+                        flags = flags_of[IMG_ID]
+                        was_hidden = True
+                    else:
+                        if role_attr != NULL:
+                            label = _role_label(role_attr, roles)
+                            if label is not None:
+                                _open_scope(label, drop_stack, drop_scopes, scope_parents)
+                                regions = 1
+                        if region_attr != NULL:
+                            regions += _open_regions(
+                                region_attr, scopes, drop_stack, drop_scopes, scope_parents
+                            )
+                if flags & BOUNDARY:
+                    ends_block = True
+                    if flags & SKIP:  # <hr>
+                        _close_scopes(drop_stack, regions)
+                        interrupted = True
+                        break
+                    stack.grow_ids(boundaries)
+                    stack.ids[boundaries] = node_id
+                    boundaries += 1
+                    if flags == BOUNDARY:
+                        stack.grow(depth)
+                        stack.levels[depth] = Level(cursor, closer, closer_regions, cursor_skip)
+                        depth += 1
+                        cursor = node.first_child
+                        cursor_skip = skip_ws
+                        closer = BOUNDARY
+                        closer_regions = regions
+                        interrupted = True
+                        break
+                elif not flags or (flags == ANCHOR and not anchor_depth):
+                    child = node.first_child
+                    if child == NULL or child.next != NULL or child.local_name != TEXT_ID:
+                        if flags:
+                            anchor_depth = 1
+                            pieces.push(ANCHOR_MARK)
+                            links.push(SPACE)
+                        stack.grow(depth)
+                        stack.levels[depth] = Level(cursor, closer, closer_regions, cursor_skip)
+                        depth += 1
+                        cursor = node.first_child
+                        cursor_skip = skip_ws
+                        closer = flags
+                        closer_regions = regions
+                        interrupted = True
+                        break
+                    if flags:
+                        pieces.push(ANCHOR_MARK)
+                        link_closes = True
+                    node = child
+                    node_id = TEXT_ID
+                elif flags & SKIP:
+                    if hidden_id and not was_hidden and node.first_child != NULL:
+                        _find_hidden(node, hidden_id, hidden, parser)
+                    if (node_id == DECLARING[0] or node_id == DECLARING[1]
+                            or node_id == DECLARING[2] or node_id == DECLARING[3]):
+                        declarations.append(_node(node, parser))
+                    if flags & SEPARATOR:
+                        glue_node = NULL
+                        pieces.push(SPACE)
+                        if anchor_depth:
+                            links.push(SPACE)
+                        if flags & TITLE and title is None:
+                            title = " ".join(_node(node, parser).text().split())
+                    elif flags & BREAK:
+                        glue_node = NULL
+                        pieces.push(BREAK_MARK)
+                        if anchor_depth:
+                            links.push(SPACE)
+                    _close_scopes(drop_stack, regions)
+                    continue
+                elif flags & SEPARATOR:
+                    glue_node = NULL
+                    pieces.push(SPACE)
+                    if anchor_depth:
+                        links.push(SPACE)
+                if node_id != TEXT_ID:
+                    if flags & ANCHOR:
+                        anchor_depth += 1
+                        if anchor_depth == 1:
+                            pieces.push(ANCHOR_MARK)
+                            links.push(SPACE)
+                    if flags & SUPSUB:
+                        sup_depth += 1
+                        if sup_depth == 1:
+                            pieces.push(SUB_OPEN)
+                    if flags & PRE:
+                        pre_depth += 1
+                        skip_ws = False
+                    if flags & DROP:
+                        scope_parents.append(_innermost(drop_stack))
+                        drop_stack.append(len(drop_scopes))
+                        drop_scopes.append(names[node_id])
+                    stack.grow(depth)
+                    stack.levels[depth] = Level(cursor, closer, closer_regions, cursor_skip)
+                    depth += 1
+                    cursor = node.first_child
+                    cursor_skip = skip_ws
+                    closer = flags
+                    closer_regions = regions
+                    interrupted = True
+                    break
+            # A text node (or the only child of the element just met).
+            text_start = pieces.size
+            pieces.decode(node)
+            length = pieces.size - text_start
+            if (
+                glue_node != NULL
+                and not glue_ends_blank
+                and not (length and Py_UNICODE_ISSPACE(pieces.data[text_start]))
+                and _whitespace_between(glue_node, node)
+            ):
+                pieces.insert_space(text_start)  # before the text, as the reference
+                text_start += 1
+                if anchor_depth:
+                    links.push(SPACE)
+            glue_node = node
+            glue_ends_blank = length > 0 and Py_UNICODE_ISSPACE(pieces.data[text_start + length - 1])
+            if anchor_depth:
+                links.extend(pieces.data + text_start, length)
+            if not visible and not _isspace(pieces.data + text_start, length):
+                visible = True
+                element = names[stack.ids[boundaries - 1]]
+                pre = pre_depth > 0
+                drop = _innermost(drop_stack)
+            if link_closes:
+                pieces.push(ANCHOR_MARK)
+                links.push(SPACE)
+                links.extend(pieces.data + text_start, length)
+                links.push(SPACE)
+                link_closes = False
+            if regions:  # those of the element whose only child this text is
+                _close_scopes(drop_stack, regions)
+        if interrupted:
+            continue
+        # The children are done: the close of their element.
+        if finished:
+            break
+        flags = closer
+        _close_scopes(drop_stack, closer_regions)
+        if depth:
+            depth -= 1
+            cursor = stack.levels[depth].next
+            closer = stack.levels[depth].closer
+            closer_regions = stack.levels[depth].regions
+            cursor_skip = stack.levels[depth].skip_ws
+        else:  # the close of <body>
+            finished = True
+            cursor = NULL
+        if not flags:
+            continue
+        if flags != BOUNDARY:
+            if flags & ANCHOR:
+                anchor_depth -= 1
+                if anchor_depth == 0:
+                    pieces.push(ANCHOR_MARK)
+                    links.push(SPACE)
+            if flags & SUPSUB:
+                sup_depth -= 1
+                if sup_depth == 0:
+                    pieces.push(SUB_CLOSE)
+            if flags & PRE:
+                pre_depth -= 1
+                skip_ws = not pre_depth
+            if flags & DROP:
+                drop_stack.pop()
+            if not flags & BOUNDARY:
+                if flags & SEPARATOR:
+                    glue_node = NULL
+                    pieces.push(SPACE)
+                    if anchor_depth:
+                        links.push(SPACE)
+                continue
+        boundaries -= 1
+        ends_block = True
+    return (
+        blocks, pieces.make(), links.make(), title, drop_scopes, scope_parents, declarations,
+        hidden,
+    )
+
+
+cdef str _text(bd_node* node):
+    # LexborNode.text_content, or "" where it is None, as the walk reads it.
+    cdef _Text text = _Text()
+    text.decode(node)
+    return text.make()
+
+
+def _probe():
+    """Check the layouts above against selectolax's own accessors on a small page."""
+    cdef LexborNode body
+    cdef LexborNode other
+    cdef bd_node* node
+    installed = _installed_version("selectolax")
+    if installed != LAYOUT_VERSION:
+        raise RuntimeError(
+            f"blockdensity's compiled walk was built for selectolax {LAYOUT_VERSION}, whose "
+            f"lexbor records it reads, but selectolax {installed} is installed: install "
+            f"selectolax=={LAYOUT_VERSION}, or build blockdensity against {installed} after "
+            "checking the layouts in blockdensity/_walk.pyx"
+        )
+    document = LexborHTMLParser("<p>caf\u00e9 <b>au</b> lait</p>")
+    body = document.body
+    paragraph = body.first_child
+    word = paragraph.first_child
+    bold = word.next
+    node = (<LexborNode> paragraph).node
+    checks = [
+        (<LexborNode> word).node.parent == node,
+        node.parent == body.node,
+        node.first_child == (<LexborNode> word).node,
+        (<LexborNode> word).node.next == (<LexborNode> bold).node,
+        (<LexborNode> bold).node.next == (<LexborNode> bold.next).node,
+        (<LexborNode> bold).node.next.next == NULL,
+        node.local_name == paragraph.tag_id,
+        (<LexborNode> word).node.local_name == word.tag_id,
+        (<LexborNode> word).node.type == TEXT_TYPE,
+        node.type != TEXT_TYPE,
+        _text((<LexborNode> word).node) == word.text_content,
+        _text((<LexborNode> bold.next).node) == bold.next.text_content,
+    ]
+    other = _node(node, document)
+    checks.append(other.mem_id == paragraph.mem_id and other.html == paragraph.html)
+    # Attributes: the walk finds one by the id of its name, which an element
+    # made later in the same document shares.
+    document = LexborHTMLParser("<p data-x='caf\u00e9' id=a>t</p>")
+    paragraph = document.body.first_child
+    made = document.create_node("div")
+    made.attrs["data-x"] = ""
+    name_id = attribute_ids(made)[0]
+    attr = _attribute((<LexborNode> paragraph).node, name_id)
+    checks.append(
+        attr != NULL and attr.value != NULL
+        and PyUnicode_DecodeUTF8(<const char*> attr.value.data, attr.value.length, "replace")
+        == paragraph.attrs["data-x"]
+    )
+    checks.append(attribute_ids(paragraph)[0] == name_id)
+    if not all(checks):
+        raise RuntimeError(
+            f"selectolax {installed}'s lexbor records are not laid out as "
+            "blockdensity/_walk.pyx declares them: the compiled walk cannot read its tree "
+            f"(checks: {checks})"
+        )
+
+
+_probe()

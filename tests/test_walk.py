@@ -1,0 +1,266 @@
+"""The compiled walk (blockdensity._walk) against the Python one it mirrors (segment._walk_python).
+
+Both must make the same page, field for field, on every page of the
+development corpus, the fuzz corpus, hostile shapes and random tag soup,
+under the article profile (regions wrapped in marker elements), SPEC's
+published profile and the renderer's (no drops); so the same words, link
+words, decisions and text follow. The declaring elements they hand to
+blockdensity.metadata are the same elements, and give the same metadata.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import re
+import subprocess
+import sys
+import tomllib
+from collections.abc import Iterator
+from importlib.metadata import version
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from blockdensity import DEFAULT_CONF, PUBLISHED_CONF, Conf, fit_text, segment
+from blockdensity.dom import Node
+from blockdensity.measure import measure
+from blockdensity.metadata import read_metadata
+from blockdensity.nesting import REGION_ATTRIBUTE
+from blockdensity.segment import Page, trace_segment
+from devkit.corpus import DEFAULT_DATA, Corpus
+from devkit.fuzzing import CORPUS_DIR, Input, inputs
+from devkit.hostile import flat_divs, nested_divs, unclosed_formatting
+
+ROOT = Path(__file__).resolve().parents[1]
+CORPUS = Corpus(DEFAULT_DATA)
+needs_corpus = pytest.mark.skipif(not CORPUS.available, reason=f"no corpus at {DEFAULT_DATA}")
+needs_compiled = pytest.mark.skipif(not segment.compiled, reason="built without a compiler")
+
+# The article profile (the default), SPEC's profile, the renderer's, and one
+# that drops ARIA roles too (marker elements around each).
+ROLES_CONF = dataclasses.replace(
+    PUBLISHED_CONF, drop_roles=frozenset({"navigation", "contentinfo", "complementary"})
+)
+CONFS = (DEFAULT_CONF, PUBLISHED_CONF, DEFAULT_CONF.without_drops(), ROLES_CONF)
+
+
+def _declaration(node: Node) -> tuple[str | None, list[tuple[str, str | None]], str]:
+    # items(), not dict(attrs): selectolax cannot look up a name it decoded
+    # with U+FFFD (a page's invalid UTF-8).
+    return node.tag, list(node.attrs.items()), node.html or ""
+
+
+def _fields(page: Page) -> dict[str, object]:
+    return {
+        "blocks": page.blocks,
+        "text": page.text,
+        "linked": page.linked,
+        "title": page.title,
+        "lang": page.lang,
+        "drop_scopes": page.drop_scopes,
+        "scope_parents": page.scope_parents,
+        "declarations": [_declaration(node) for node in page.declarations],
+        "measure": measure(page),
+    }
+
+
+def agree(html: str | bytes, confs: tuple[Conf, ...] = CONFS) -> None:
+    """Both walks make the same page of `html` under each of `confs`, and the same metadata."""
+    if not segment.compiled:
+        return
+    for conf in confs:
+        compiled, compiled_doc = trace_segment(html, conf, None)
+        reference, reference_doc = trace_segment(html, conf, None, reference=True)
+        assert _fields(compiled) == _fields(reference), conf.profile
+        assert read_metadata(compiled_doc, compiled.declarations, "http://x.test/a") == (
+            read_metadata(reference_doc, reference.declarations, "http://x.test/a")
+        )
+
+
+@needs_compiled
+def test_the_installed_package_has_the_compiled_walk() -> None:
+    # ./dev builds with a compiler; only BLOCKDENSITY_PURE_PYTHON=1 leaves it out.
+    assert segment.compiled
+
+
+@needs_compiled
+def test_the_compiled_walk_was_built_for_the_installed_selectolax() -> None:
+    from blockdensity import _walk  # noqa: PLC0415 - only with the compiled walk
+
+    assert version("selectolax") == _walk.LAYOUT_VERSION
+
+
+def test_every_pin_of_selectolax_is_the_release_the_walk_mirrors() -> None:
+    # setup.py reads LAYOUT_VERSION from the .pyx; the runtime dependency,
+    # the build requirement and the constraints must name the same release.
+    source = (ROOT / "blockdensity" / "_walk.pyx").read_text(encoding="utf-8")
+    found = re.search(r'^LAYOUT_VERSION = "([^"]+)"$', source, re.MULTILINE)
+    assert found is not None
+    pin = f"selectolax=={found[1]}"
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert pin in project["project"]["dependencies"]
+    assert pin in project["build-system"]["requires"]
+    assert pin in (ROOT / "constraints.txt").read_text(encoding="utf-8").split()
+
+
+@needs_compiled
+def test_another_selectolax_makes_the_import_fail_loudly() -> None:
+    # As if selectolax had been upgraded under a built package: the import
+    # of blockdensity refuses, naming both releases.
+    code = (
+        "import importlib.metadata as m\n"
+        "real = m.version\n"
+        "m.version = lambda name: '9.9.9' if name == 'selectolax' else real(name)\n"
+        "import blockdensity\n"
+    )
+    result = subprocess.run(  # noqa: S603 - our own interpreter
+        [sys.executable, "-c", code], capture_output=True, text=True, check=False, cwd=ROOT
+    )
+    assert result.returncode != 0
+    assert "RuntimeError" in result.stderr
+    assert "built for selectolax 1.0.2" in result.stderr
+    assert "selectolax 9.9.9 is installed" in result.stderr
+
+
+@needs_corpus
+def test_both_walks_agree_on_every_corpus_page() -> None:
+    for page in CORPUS.pages():
+        agree(page.html)
+
+
+@needs_corpus
+def test_both_walks_agree_on_the_raw_bytes_of_the_corpus() -> None:
+    # Bytes go to lexbor as UTF-8: a page in another encoding gives it
+    # invalid sequences, which both walks read as U+FFFD.
+    for page in CORPUS.pages():
+        agree(page.raw, (DEFAULT_CONF,))
+
+
+def _fuzz_files() -> Iterator[bytes]:
+    for path in sorted(CORPUS_DIR.glob("*.html")):
+        yield path.read_bytes()
+
+
+def test_both_walks_agree_on_the_fuzz_corpus() -> None:
+    files = list(_fuzz_files())
+    assert len(files) >= 10
+    for data in files:
+        agree(data)
+        agree(data.decode("utf-8", "replace"))
+
+
+def test_both_walks_agree_on_hostile_shapes() -> None:
+    for build in (nested_divs, flat_divs, unclosed_formatting):
+        html = build(3_000, random.Random(3), CORPUS)
+        agree(html)
+
+
+CASES = (
+    "",
+    "<p>one</p>",
+    "<title>t<p>an unclosed title",
+    "<html lang=' fr '><body><p>x<title>in the body</title>y</p>",
+    "<p>foo<a href=#>bar</a>baz <a>two <b>words</b></a> <a> </a></p>",
+    "<p>a<a><div>a link around blocks</div><p>more</a>c</p>",
+    "<p>H<sub>2</sub>O 1<sup>st</sup> <sup><a>[1]</a></sup><div><sup>open<p>across",
+    "<pre>  kept\n   <b>as</b>  is\n</pre><p>a <b> </b> b<i>c</i> <i>d</i>",
+    "<p>one<br>two<wbr>three<img>four<x-y>five</x-y>six<label>se</label>ven",
+    "<nav><a>n01</a> <a>n02</a></nav><main><p>text</p></main><footer>f</footer>",
+    "<div role=navigation><p>nav</p><div role='contentinfo x'>deep</div></div><p>after",
+    "<p hidden>gone</p><p>kept<span hidden>x</span>y</p>",
+    "<body><meta name=description content=d><link rel=canonical href=/c><base href=/b/>"
+    '<script type="application/ld+json">{"@type": "NewsArticle", "headline": "h"}'
+    "</script><noscript><meta name=x content=y></noscript><template><script></script>"
+    "</template><p>body</p>",
+    "<!doctype html><!-- c --><?php x ?><p>a<!-- c -->b<?pi?>c</p>",
+    "<table><tr><td>a<td>b</table><ul><li>x<li>y</ul><hr><p>after &nGt; &amp;</p>",
+    "<svg><text>no</text></svg><math>no</math><select><option>no</select><p>yes",
+    "<p>\u00a0nbsp\u2003em\u3000ideographic</p><p>\u4e2d\u6587 \ud55c\uad6d\uc5b4",
+    "<article class=comment-list><p>a comment</p></article><div class='share x'>s</div>",
+    f"<main><p {REGION_ATTRIBUTE}='comments boxes'>both<hr {REGION_ATTRIBUTE}=main>"
+    f"<a {REGION_ATTRIBUTE}=boxes>only</a><img {REGION_ATTRIBUTE}=main><nav role=navigation "
+    f"{REGION_ATTRIBUTE}=comments><p>in</nav><span hidden {REGION_ATTRIBUTE}=main>x</span>",
+    f"<body hidden><div {REGION_ATTRIBUTE}=comments role=navigation><p>under a hidden body",
+    # Roles as the selector and the first token decide together.
+    "<div role='NAVIGATION'>a</div><div role='x navigation'>b</div><div role=' navigation x'>c"
+    "</div><div role='\u00a0navigation'>d</div><div role='navigation\u00a0x'>e</div>"
+    "<div role='navigation' role='main'>f</div><div role>g</div><div role=''>h</div>"
+    "<p><span role=navigation>i</span> <a role=contentinfo href=#>j</a><br role=navigation>",
+    # Hidden elements where the walk does not go: the metadata read after it
+    # must not see what they hold.
+    "<noscript><span hidden><time itemprop=datePublished datetime=2001-01-01>x</time>"
+    "</span></noscript><svg><g hidden><text itemprop=author>svg</text></g></svg>"
+    "<object><div hidden><p itemprop=author>obj</div><p itemprop=dateModified>2002</object>"
+    "<div hidden><span itemprop=datePublished>2003</span></div><p>text",
+    "<body hidden><p itemprop=author>under a hidden body</p>",
+)
+
+
+@pytest.mark.parametrize("html", CASES)
+def test_both_walks_agree_on_the_cases(html: str) -> None:
+    agree(html)
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        "<p>caf\u00e9 \u4e2d\u6587 \U0001f600 \u0800 \U00010000 \U0010ffff</p>".encode(),
+        b"<p>latin-1 caf\xe9 cut \xe2\x82</p><p>surrogate \xed\xa0\x80</p>",
+        b"<p>overlong \xc0\xaf \xe0\x80\xaf \xf0\x80\x80\xaf past \xf4\x90\x80\x80</p>",
+        b"<p>stray \x80\xbf lead \xf8\x88\x80\x80\x80 <b>at the end \xf0\x9f\x98",
+    ],
+)
+def test_both_walks_decode_text_as_selectolax_does(data: bytes) -> None:
+    # Lexbor hands invalid UTF-8 through: both read it as text_content
+    # does, with U+FFFD for each bad sequence.
+    agree(data)
+
+
+@needs_compiled
+def test_the_fit_is_the_same_with_the_reference_walk(monkeypatch: pytest.MonkeyPatch) -> None:
+    html = "".join(CASES)
+    compiled = fit_text(html)
+    monkeypatch.setattr(segment, "_compiled_walk", None)  # what a pure-Python build runs
+    reference = fit_text(html)
+    assert reference.to_dict() == compiled.to_dict()  # the blocks' records included
+    assert compiled.blocks_total > 20
+
+
+# ---------------------------------------------------------------- random tag soup
+
+TAGS = (
+    "div", "p", "li", "ul", "td", "tr", "table", "span", "a", "b", "i", "sup", "sub", "pre",
+    "nav", "footer", "aside", "main", "article", "br", "wbr", "img", "hr", "script", "style",
+    "title", "template", "noscript", "svg", "option", "select", "meta", "link", "x-custom",
+    "label", "body", "html", "head", "textarea", "plaintext",
+)  # fmt: skip
+TOKENS = st.one_of(
+    st.sampled_from(TAGS).map(lambda name: f"<{name}>"),
+    st.sampled_from(TAGS).map(lambda name: f"</{name}>"),
+    st.sampled_from(TAGS).map(lambda name: f"<{name} hidden>"),
+    st.sampled_from(TAGS).map(lambda name: f"<{name} role=navigation class=comments>"),
+    st.sampled_from(["<a href=#>", "<meta name=author content=me>", "<link rel=x href=y>"]),
+    # The article profile's regions, as the scan marks them (or a page spells them).
+    st.sampled_from(TAGS).map(lambda name: f"<{name} {REGION_ATTRIBUTE}='boxes main'>"),
+    st.sampled_from(TAGS).map(lambda name: f"<{name} {REGION_ATTRIBUTE}=comments role=main>"),
+    st.sampled_from(["<body hidden>", "<body role=navigation>", f"<body {REGION_ATTRIBUTE}=main>"]),
+    st.text(alphabet=" \t\n\u00a0ab1.-\u4e2d", max_size=6),
+    st.sampled_from(["<!--", "-->", "<!doctype html>", "<?x>", "&amp;", "&nbsp;", "<", ">"]),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(TOKENS, max_size=60))
+def test_both_walks_agree_on_random_tag_soup(tokens: list[str]) -> None:
+    agree("".join(tokens))
+
+
+@settings(max_examples=40, deadline=None)
+@given(inputs())
+def test_both_walks_agree_on_the_fuzzers_pages(item: Input) -> None:
+    # bench.fuzz's shapes: soup, trees, entities, mutated corpus pages,
+    # encoded pages (as bytes: UTF-8 to lexbor) and deep nesting.
+    agree(item.html)
