@@ -208,9 +208,11 @@ def _close_titles(html: str) -> str | None:
 # Custom elements the fit puts around an element dropped for its ARIA role,
 # or marked as a region by the article profile: one opener name per scope
 # label (so the walk tells them apart by tag id, without reading attributes),
-# and one closer.
-_DROP_OPEN: Final = "blockdensity-scope-"
-_DROP_CLOSE: Final = "blockdensity-drop-end"
+# and one closer. Each name holds a space, which ends a tag name in HTML's
+# tokenizer: no element of the page can share their tag ids (a page's own
+# <blockdensity-drop-end> once closed a scope that was never opened).
+_DROP_OPEN: Final = "blockdensity scope-"
+_DROP_CLOSE: Final = "blockdensity drop-end"
 _NOT_NAME: Final = re.compile(r"[^a-z0-9]+")
 
 

@@ -196,6 +196,10 @@ CASES = (
     "<object><div hidden><p itemprop=author>obj</div><p itemprop=dateModified>2002</object>"
     "<div hidden><span itemprop=datePublished>2003</span></div><p>text",
     "<body hidden><p itemprop=author>under a hidden body</p>",
+    # A page's own elements with the names of the Python walk's markers.
+    "<div role=navigation><a href=x>nav</a></div><p>one two</p><blockdensity-drop-end>x"
+    "</blockdensity-drop-end><blockdensity-scope-role-navigation>y"
+    "</blockdensity-scope-role-navigation><blockdensity>z</blockdensity><p>six",
 )
 
 
