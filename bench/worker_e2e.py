@@ -13,6 +13,10 @@
    CPU time, best of 3 passes), measured before and after the worker's run
    (the better counts). The machine's other CPU use during the run is
    reported, as a measure of noise.
+4. Issue 14's ratios: the bare lexbor parse's CPU time a page (bench.speed's
+   floor) measured here too, and the parent's, the children's excess over
+   the in-process fit and their sum in parses; a 2-core pod's capacity as
+   2 cores / (parent + children) a page.
 
     python -m bench.worker_e2e [--rounds 4] [--data ../shared/data]
 
@@ -37,6 +41,7 @@ from pathlib import Path
 import msgspec
 
 from blockdensity import fit_text
+from blockdensity.dom import parse
 from devkit.broker import ensure_rabbitmq, free_port, scratch_topology
 from devkit.client import Client, Received
 from devkit.corpus import DEFAULT_DATA, Page, load_pages
@@ -218,6 +223,17 @@ async def _paced(
     return [arrivals[out] - sent[mid] for out, mid in out_ids.items() if out in arrivals]
 
 
+def _parse_seconds(pages: list[Page], passes: int = 3) -> float:
+    """CPU seconds a page of lexbor's bare parse (bench.speed's floor), best of `passes`."""
+    best = float("inf")
+    for _ in range(passes):
+        start = time.process_time()
+        for page in pages:
+            parse(page.html)
+        best = min(best, time.process_time() - start)
+    return best / len(pages)
+
+
 def _in_process_rate(pages: list[Page], passes: int = 3) -> float:
     best = float("inf")
     for _ in range(passes):
@@ -243,6 +259,7 @@ def main() -> None:
     figures = asyncio.run(_run(pages, args.rounds))
     second = _in_process_rate(pages)
     single = max(first, second)
+    bare = _parse_seconds(pages)
     ms = 1000.0
     total = figures["parent"] + figures["children"] + figures["broker"]
     moving = (figures["parent"] + figures["broker"]) / total
@@ -266,6 +283,21 @@ def main() -> None:
             f"{total * ms:.2f} ms (parent and broker: {moving:.0%})",
         ),
         ("CPU per page: bench client", f"{figures['client'] * ms:.2f} ms (not in total)"),
+        ("bare lexbor parse, 1 core", f"{bare * ms:.3f} ms a page (bench.speed's floor)"),
+        ("worker parent, in parses", f"{figures['parent'] / bare:.1f} (issue 14: at most 2)"),
+        (
+            "children - in-process fit, in parses",
+            f"{(figures['children'] - 1 / single) / bare:+.1f} (issue 14: at most +0.5)",
+        ),
+        (
+            "parent + children, in parses",
+            f"{(figures['parent'] + figures['children']) / bare:.1f} (issue 14: at most 4.8)",
+        ),
+        (
+            "a 2-core pod's capacity",
+            f"{2 / (figures['parent'] + figures['children']):.0f} pages/s"
+            " (2 cores / (parent + children) a page)",
+        ),
         ("CPU per page: anything else", f"{figures['others'] * ms:.2f} ms (noise; not in total)"),
         ("worker exit status", f"{figures['exit']:.0f}"),
     ]
