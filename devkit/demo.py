@@ -144,7 +144,7 @@ async def _demo(samples: list[Path], lines: int) -> int:
                 await feed(sources, FeedOptions(), publisher=publisher)
             finally:
                 await publisher.close()
-            print(f"published {len(samples)} pages from {samples[0].parent}")
+            print(f"published {len(samples)} pages from {os.path.relpath(samples[0].parent)}")
             outputs = await client.drain(settings.output_queue, len(samples), timeout=60)
             pages = sorted(
                 (msgspec.msgpack.decode(message.body, type=CleanPage) for message in outputs),
