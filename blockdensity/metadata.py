@@ -23,7 +23,7 @@ URL (or its <base href>); a URL that does not resolve to http(s) is none.
 from __future__ import annotations
 
 import html
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from itertools import chain
 from typing import Final
 from urllib.parse import urljoin, urlsplit
@@ -109,13 +109,11 @@ def read_metadata(doc: dom.Document, body: Iterable[dom.Node], url: str | None =
     )
     if scripts:
         _read_jsonld(scripts, values)
-    base = _resolve(url, base_href) if base_href else url
-    metadata = _metadata(values, base or url)
-    if metadata.published is None:
+    if _first(values, _PUBLISHED, rfc3339) is None:
         for node in dom.select(root, _MICRODATA):
             _read_microdata(node, node.attributes, values)
-        metadata = _metadata(values, base or url)
-    return metadata
+    base = (_resolve(url, base_href) if base_href else None) or url
+    return _metadata(values, base)
 
 
 def _read_declarations(
@@ -206,44 +204,33 @@ def _add(values: dict[str, list[str]], key: str, value: str | None) -> None:
 
 def _metadata(values: dict[str, list[str]], base: str | None) -> Metadata:
     return Metadata(
-        canonical_url=_first_url(values, _CANONICAL, base),
-        title=_first_text(values, _TITLE),
-        description=_first_text(values, _DESCRIPTION),
-        site_name=_first_text(values, _SITE_NAME),
-        type=_first_text(values, _TYPE),
-        image=_first_url(values, _IMAGE, base),
-        published=_first_time(values, _PUBLISHED),
-        modified=_first_time(values, _MODIFIED),
+        canonical_url=_first(values, _CANONICAL, lambda value: _resolve(base, value)),
+        title=_first(values, _TITLE, _text),
+        description=_first(values, _DESCRIPTION, _text),
+        site_name=_first(values, _SITE_NAME, _text),
+        type=_first(values, _TYPE, _text),
+        image=_first(values, _IMAGE, lambda value: _resolve(base, value)),
+        published=_first(values, _PUBLISHED, rfc3339),
+        modified=_first(values, _MODIFIED, rfc3339),
         authors=_all_texts(values, _AUTHORS, names=True),
         keywords=_all_texts(values, _KEYWORDS, split=True),
     )
 
 
-def _first_text(values: dict[str, list[str]], keys: Iterable[str]) -> str | None:
+def _first(
+    values: dict[str, list[str]], keys: Iterable[str], read: Callable[[str], str | None]
+) -> str | None:
+    """The first value, in the order of `keys`, that `read` makes something of."""
     for key in keys:
         for value in values.get(key, ()):
-            text = _clean(value)
-            if text:
-                return text
+            result = read(value)
+            if result:
+                return result
     return None
 
 
-def _first_url(values: dict[str, list[str]], keys: Iterable[str], base: str | None) -> str | None:
-    for key in keys:
-        for value in values.get(key, ()):
-            resolved = _resolve(base, value)
-            if resolved:
-                return resolved
-    return None
-
-
-def _first_time(values: dict[str, list[str]], keys: Iterable[str]) -> str | None:
-    for key in keys:
-        for value in values.get(key, ()):
-            moment = rfc3339(value)
-            if moment is not None:
-                return moment
-    return None
+def _text(value: str) -> str | None:
+    return _clean(value) or None
 
 
 def _all_texts(
