@@ -17,12 +17,18 @@ from blockdensity.segment import DROP, ELEMENT, BlockInfo, trace_segment
 
 __all__ = ["fit_text"]
 
-_KEPT, _BOILERPLATE, _DROPPED, _MAJORITY, _COMMENTS, _BOX, _OUTSIDE_MAIN = range(7)
-_RULE_FATES = {Rule.COMMENTS: _COMMENTS, Rule.BOXES: _BOX, Rule.MAIN_CONTAINER: _OUTSIDE_MAIN}
+_KEPT, _BOILERPLATE, _DROPPED, _MAJORITY, _COMMENTS, _BOX, _OUTSIDE_MAIN, _OUTSIDE_INNER = range(8)
+_RULE_FATES = {
+    Rule.COMMENTS: _COMMENTS,
+    Rule.BOXES: _BOX,
+    Rule.MAIN_CONTAINER: _OUTSIDE_MAIN,
+    Rule.INNER_CONTAINER: _OUTSIDE_INNER,
+}
 _RULE_REASONS = {
     _COMMENTS: Reason.ARTICLE_COMMENTS,
     _BOX: Reason.ARTICLE_BOX,
     _OUTSIDE_MAIN: Reason.OUTSIDE_MAIN_CONTAINER,
+    _OUTSIDE_INNER: Reason.OUTSIDE_INNER_CONTAINER,
 }
 
 
@@ -50,7 +56,7 @@ def fit_text(
     words, links = measure(page)
     texts = page.block_texts()
     leaves = classify(words, links, conf)
-    fates = _fates(raw_blocks, words, leaves, page.drop_scopes, page.scope_parents)
+    fates = _fates(raw_blocks, words, leaves, page.drop_scopes, page.scope_parents, conf.rules)
 
     words_total = sum(words)
     blocks_with_words = len(words) - words.count(0)
@@ -96,12 +102,13 @@ def fit_text(
     )
 
 
-def _fates(
+def _fates(  # noqa: PLR0913, PLR0917 - the page's columns, and the rules
     raw_blocks: list[BlockInfo],
     words: list[int],
     leaves: list[int],
     labels: list[str],
     parents: list[int],
+    rules: frozenset[Rule],
 ) -> list[int]:
     """What happens to each block: kept, boilerplate, dropped, kept despite its scope,
     or removed by an article rule (the article profile only).
@@ -122,7 +129,7 @@ def _fates(
     if any(article.is_region(label) for label in labels):
         kept = [fate in (_KEPT, _MAJORITY) for fate in fates]
         scopes = [raw[DROP] for raw in raw_blocks]
-        for index, rule in enumerate(article.apply(labels, parents, scopes, words, kept)):
+        for index, rule in enumerate(article.apply(labels, parents, scopes, words, kept, rules)):
             if rule is not None:
                 fates[index] = _RULE_FATES[rule]
     return fates

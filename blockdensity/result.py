@@ -88,6 +88,7 @@ class Reason(StrEnum):
     ARTICLE_COMMENTS = "article_comments"
     ARTICLE_BOX = "article_box"
     OUTSIDE_MAIN_CONTAINER = "outside_main_container"
+    OUTSIDE_INNER_CONTAINER = "outside_inner_container"
 
 
 class FallbackReason(StrEnum):

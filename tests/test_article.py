@@ -134,6 +134,65 @@ def test_the_container_holding_most_of_the_kept_text_is_the_one() -> None:
     assert seq("z", 1, 3) not in text
 
 
+# ---------------------------------------------------------------- inner container
+
+# A page wrapper declared as the main container (role=main) around the
+# article and a sidebar of other stories that the tree keeps.
+SIDEBAR = f'<div class="sidebar"><p>{seq("r", 1, 40)}</p><p>{seq("q", 1, 30)}</p></div>'
+
+
+def test_a_container_inside_the_main_one_holding_most_of_it_takes_its_place() -> None:
+    body = f'<div role="main"><article><h1>Headline here</h1>{STORY}</article>{SIDEBAR}</div>'
+    result = fit(body)
+    assert seq("a", 1, 3) in result.text
+    assert seq("r", 1, 3) not in result.text
+    assert seq("q", 1, 3) not in result.text
+    inner = [b for b in result.blocks if b.reason is Reason.OUTSIDE_INNER_CONTAINER]
+    assert [b.words for b in inner] == [40, 30]
+    assert all(b.decision is Decision.DROPPED for b in inner)
+    assert [b.leaf for b in inner] == [Reason.LONG, Reason.LONG]  # the tree's verdict
+    assert all(b.scope == "article:main" for b in inner)  # the outer container's region
+    # The published profile keeps the sidebar; so does the main container rule alone.
+    assert seq("r", 1, 3) in kept_text(body, PUBLISHED_CONF)
+    assert seq("r", 1, 3) in kept_text(body, ONLY[Rule.MAIN_CONTAINER])
+    assert seq("r", 1, 3) not in kept_text(body, ONLY[Rule.INNER_CONTAINER])
+
+
+def test_the_inner_container_is_followed_down_every_level_that_holds_most() -> None:
+    body = (
+        f"<main><article><h1>Headline here</h1><p>{seq('l', 1, 20)}</p>"
+        f'<div itemprop="articleBody">{STORY}</div></article>{SIDEBAR}</main>'
+    )
+    text = kept_text(body)
+    assert seq("a", 1, 3) in text  # the article body: 70 of the article's 90 words
+    assert seq("l", 1, 3) not in text  # in the <article>, outside its body
+    assert seq("r", 1, 3) not in text
+
+
+def test_an_inner_container_holding_little_of_the_main_one_is_not_trusted() -> None:
+    # A teaser <article> inside <main> that holds a fifth of it: the main container stays.
+    body = (
+        f"<main><h1>Headline here</h1>{STORY}<article><p>{seq('t', 1, 20)}</p></article></main>"
+        f"<p>{seq('z', 1, 30)}</p>"
+    )
+    text = kept_text(body)
+    assert seq("a", 1, 3) in text
+    assert seq("t", 1, 3) in text
+    assert seq("z", 1, 3) not in text  # outside <main>: the main container rule
+    assert text == kept_text(body, ONLY[Rule.MAIN_CONTAINER])
+
+
+def test_the_inner_container_rule_alone_keeps_what_lies_outside_the_main_one() -> None:
+    body = (
+        f'<div role="main"><article><h1>Headline here</h1>{STORY}</article>{SIDEBAR}</div>'
+        f"<p>{seq('z', 1, 40)}</p>"
+    )
+    alone = kept_text(body, ONLY[Rule.INNER_CONTAINER])
+    assert seq("z", 1, 3) in alone  # the main container rule's to remove, and it is off
+    assert seq("r", 1, 3) not in alone
+    assert seq("z", 1, 3) not in kept_text(body)
+
+
 def test_nothing_kept_after_the_rules_falls_back_to_the_whole_text() -> None:
     comments = f"<p>{seq('c', 1, 40)}</p><p>{seq('d', 1, 30)}</p>"
     result = fit(f"<article></article><div class=comments>{comments}</div>")

@@ -234,7 +234,12 @@ def expected_fallback(result: Fit) -> FallbackReason | None:
     return None
 
 
-ARTICLE_REASONS = {Reason.ARTICLE_COMMENTS, Reason.ARTICLE_BOX, Reason.OUTSIDE_MAIN_CONTAINER}
+ARTICLE_REASONS = {
+    Reason.ARTICLE_COMMENTS,
+    Reason.ARTICLE_BOX,
+    Reason.OUTSIDE_MAIN_CONTAINER,
+    Reason.OUTSIDE_INNER_CONTAINER,  # always inside the main container's region
+}
 
 
 def check_fit(result: Fit, conf: Conf = DEFAULT_CONF) -> None:
