@@ -193,6 +193,25 @@ def test_the_inner_container_rule_alone_keeps_what_lies_outside_the_main_one() -
     assert seq("z", 1, 3) not in kept_text(body)
 
 
+# ------------------------------------------------------------------------- boxes
+
+
+def test_a_photo_gallery_in_the_article_is_a_box() -> None:
+    gallery = (
+        '<div class="article-gallery">'
+        + "".join(f"<h2>{n}/3 Slide</h2><p>{seq(f'g{n}', 1, 40)}</p>" for n in range(3))
+        + "</div>"
+    )
+    body = f"<article><h1>Headline here</h1>{STORY}{gallery}</article>"
+    result = fit(body)
+    assert seq("a", 1, 3) in result.text
+    assert seq("g1", 1, 3) not in result.text
+    boxed = [b for b in result.blocks if b.reason is Reason.ARTICLE_BOX]
+    assert [b.words for b in boxed] == [2, 40, 2, 40, 2, 40]
+    assert all(b.scope == "article:boxes" for b in boxed)
+    assert seq("g1", 1, 3) in kept_text(body, PUBLISHED_CONF)
+
+
 def test_nothing_kept_after_the_rules_falls_back_to_the_whole_text() -> None:
     comments = f"<p>{seq('c', 1, 40)}</p><p>{seq('d', 1, 30)}</p>"
     result = fit(f"<article></article><div class=comments>{comments}</div>")
