@@ -7,7 +7,10 @@ it (share buttons, newsletter sign-ups, related stories, cookie notices,
 bylines, promotions, photo galleries), what lies outside the container the
 page declares as its main content, and what lies inside that container but
 outside a container declared in it that holds most of its text (a role=main
-page wrapper around the <article> and a sidebar). Each rule here is a `Rule` of blockdensity.conf,
+page wrapper around the <article> and a sidebar). What it drops that readers
+marked is mostly prose with many links: inside the trusted container, a
+block the tree rejected for its links is kept when it reads as prose
+(linked_prose, the one rule that keeps). Each rule here is a `Rule` of blockdensity.conf,
 switchable on its own; it runs only on a page with article structure
 (has_article_structure), so a page that says nothing about its article gets
 the published fit, block for block.
@@ -42,8 +45,10 @@ __all__ = [
     "INNER_SHARE",
     "MAIN_SCOPE",
     "MAIN_SHARE",
+    "PROSE_WORDS",
     "apply",
     "has_article_structure",
+    "is_prose",
     "is_region",
     "region_scopes",
     "regions",
@@ -54,7 +59,7 @@ COMMENTS_SCOPE: Final = "article:comments"
 BOXES_SCOPE: Final = "article:boxes"
 MAIN_SCOPE: Final = "article:main"
 _PREFIX: Final = "article:"
-_CONTAINER_RULES: Final = frozenset((Rule.MAIN_CONTAINER, Rule.INNER_CONTAINER))
+_CONTAINER_RULES: Final = frozenset((Rule.MAIN_CONTAINER, Rule.INNER_CONTAINER, Rule.LINKED_PROSE))
 # Per label the scan marks: the rules it serves and its scope label.
 _LABELS: Final = {
     MAIN_LABEL: (_CONTAINER_RULES, MAIN_SCOPE),
@@ -75,6 +80,15 @@ MAIN_SHARE: Final = 0.3
 # loses a page above 0.38 (a role=main page wrapper around its <article> and a
 # live-blog sidebar) and the whole gain at 0.
 INNER_SHARE: Final = MAIN_SHARE
+# Linked prose: a block the tree rejected as link-dense is prose when it has
+# more than the tree's words_curr_short (16) words and at most half of them in
+# links. Measured (BENCHMARKS.md): F1 is flat from 10 to 20 words and falls
+# above (40: half the gain); over both sets it is flat for a link share from
+# a half to 0.8, of which a half is the least eager end, and falls at 1
+# (scrapinghub -0.27 points): the blocks that cost precision are link runs
+# with two thirds to all of their words in links, the ones that gain a third
+# to a half (an encyclopedia's or a news report's linked sentences).
+PROSE_WORDS: Final = 17
 
 _OUTSIDE: Final = -1
 
@@ -125,15 +139,23 @@ def semantic_scopes(labels: Sequence[str], parents: Sequence[int]) -> list[int]:
     return nearest
 
 
+def is_prose(words: int, link_words: int) -> bool:
+    """Whether a block the tree rejected as link-dense reads as prose (linked_prose)."""
+    return words >= PROSE_WORDS and 2 * link_words <= words
+
+
 def apply(  # noqa: PLR0913, PLR0917 - the columns of one table, and the rules
     labels: Sequence[str], parents: Sequence[int], scopes: Sequence[int], words: Sequence[int],
     kept: Sequence[bool], rules: frozenset[Rule] = ARTICLE_RULES,
+    prose: Sequence[bool] | None = None,
 ) -> list[Rule | None]:  # fmt: skip
-    """Per block, the rule that removes it from the kept text, or None.
+    """Per block, the rule that overrides the tree's verdict on it, or None: a rule
+    that removes a kept block, or linked_prose, which keeps a rejected one.
 
     `scopes` is each block's innermost scope (-1 for none), `kept` whether
     the tree and the semantic drop kept it, `rules` the article rules that
-    run (the scan marks only the regions of those).
+    run (the scan marks only the regions of those), `prose` whether the tree
+    rejected it as link-dense though it reads as prose (is_prose).
     """
     # Per scope: the outermost region rule it is under, and the innermost
     # main container it is in; per main container, the one around it.
@@ -156,16 +178,22 @@ def apply(  # noqa: PLR0913, PLR0917 - the columns of one table, and the rules
     ]
     containers = [main_of[scope] if scope >= 0 else _OUTSIDE for scope in scopes]
     still = [kept[block] and removed[block] is None for block in range(len(scopes))]
-    _containers(removed, containers, around, still, words, rules)
+    # Linked prose: never inside a comments or boxes region.
+    restorable = [
+        bool(prose and prose[block]) and (scope < 0 or region_of[scope] is None)
+        for block, scope in enumerate(scopes)
+    ]
+    _containers(removed, containers, around, still, restorable, words, rules)
     return removed
 
 
 def _containers(  # noqa: PLR0913, PLR0917 - apply's columns
     removed: list[Rule | None], containers: list[int], around: dict[int, int],
-    still: list[bool], words: Sequence[int], rules: frozenset[Rule],
+    still: list[bool], restorable: list[bool], words: Sequence[int], rules: frozenset[Rule],
 ) -> None:  # fmt: skip
     """The container rules on `removed`: `containers` is each block's innermost main
-    container (-1 for none), `still` whether it is kept after the region rules."""
+    container (-1 for none), `still` whether it is kept after the region rules,
+    `restorable` whether linked_prose may keep it."""
     # The main container: the declared one holding most of what is still kept.
     chains = {innermost: _chain(innermost, around) for innermost in set(containers)}
     kept_words = 0
@@ -182,14 +210,17 @@ def _containers(  # noqa: PLR0913, PLR0917 - apply's columns
     if per_main[best] < MAIN_SHARE * kept_words:
         return
     inner = _inner_container(best, per_main, around) if Rule.INNER_CONTAINER in rules else best
+    restore = Rule.LINKED_PROSE in rules
     for block, innermost in enumerate(containers):
+        chain = chains[innermost]
         if still[block]:
-            chain = chains[innermost]
             if best not in chain:
                 if Rule.MAIN_CONTAINER in rules:
                     removed[block] = Rule.MAIN_CONTAINER
             elif inner not in chain:
                 removed[block] = Rule.INNER_CONTAINER
+        elif restore and restorable[block] and inner in chain:
+            removed[block] = Rule.LINKED_PROSE
 
 
 def _inner_container(best: int, per_main: dict[int, int], around: dict[int, int]) -> int:

@@ -48,6 +48,9 @@ class Rule(StrEnum):
     # what lies inside the main container but outside a container declared in
     # it that holds most of its text (a <main> around the <article> and a sidebar)
     INNER_CONTAINER = "inner_container"
+    # a block of prose the tree rejected for its links, kept inside the
+    # container the other rules trust (an encyclopedia's or a blog's linked text)
+    LINKED_PROSE = "linked_prose"
 
 
 ARTICLE_RULES: Final = frozenset(Rule)

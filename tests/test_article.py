@@ -212,6 +212,45 @@ def test_a_photo_gallery_in_the_article_is_a_box() -> None:
     assert seq("g1", 1, 3) in kept_text(body, PUBLISHED_CONF)
 
 
+# ------------------------------------------------------------------ linked prose
+
+
+def linked(prefix: str, words: int, links: int) -> str:
+    """A paragraph of `words` words whose first `links` are in links (one per word)."""
+    anchors = " ".join(f'<a href="/w{n}">{prefix}{n:02d}</a>' for n in range(1, links + 1))
+    return f"<p>{anchors} {seq(prefix, links + 1, words)}</p>"
+
+
+def test_prose_with_many_links_inside_the_main_container_is_kept() -> None:
+    # 20 words, 9 of them linked: link-dense for the tree (over a third), prose here.
+    body = f"<main><h1>Headline here</h1>{STORY}{linked('w', 20, 9)}{STORY}</main>"
+    result = fit(body)
+    assert seq("w", 10, 20) in result.text
+    [block] = [b for b in result.blocks if b.reason is Reason.LINKED_PROSE]
+    assert block.decision is Decision.CONTENT
+    assert block.leaf is Reason.LINK_DENSE  # the tree's verdict
+    assert (block.words, block.link_words, block.scope) == (20, 9, "article:main")
+    assert seq("w", 10, 20) not in kept_text(body, PUBLISHED_CONF)
+    assert seq("w", 10, 20) in kept_text(body, ONLY[Rule.LINKED_PROSE])
+    assert seq("w", 10, 20) not in kept_text(body, ONLY[Rule.MAIN_CONTAINER])
+
+
+def test_linked_prose_needs_words_few_links_and_the_trusted_container() -> None:
+    short = f"<main><h1>Headline here</h1>{STORY}{linked('w', 16, 7)}</main>"
+    assert seq("w", 8, 16) not in kept_text(short)  # 16 words: short for the tree too
+    run = f"<main><h1>Headline here</h1>{STORY}{linked('w', 20, 11)}</main>"
+    assert seq("w", 12, 20) not in kept_text(run)  # 11 of 20 linked: a link run
+    outside = f"<main><h1>Headline here</h1>{STORY}</main>{linked('w', 20, 9)}"
+    assert seq("w", 10, 20) not in kept_text(outside)
+    boxed = (
+        f'<main><h1>Headline here</h1>{STORY}<div class="related">{linked("w", 20, 9)}</div></main>'
+    )
+    assert seq("w", 10, 20) not in kept_text(boxed)  # in a boxes region
+    # No trusted container (a teaser <article> holding little): nothing is kept back.
+    listing = f"{STORY}{STORY}<article><p>{seq('t', 1, 17)}</p>{linked('w', 20, 9)}</article>"
+    assert kept_text(listing) == kept_text(listing, PUBLISHED_CONF)
+
+
 def test_nothing_kept_after_the_rules_falls_back_to_the_whole_text() -> None:
     comments = f"<p>{seq('c', 1, 40)}</p><p>{seq('d', 1, 30)}</p>"
     result = fit(f"<article></article><div class=comments>{comments}</div>")
