@@ -147,15 +147,15 @@ def is_prose(words: int, link_words: int) -> bool:
 def apply(  # noqa: PLR0913, PLR0917 - the columns of one table, and the rules
     labels: Sequence[str], parents: Sequence[int], scopes: Sequence[int], words: Sequence[int],
     kept: Sequence[bool], rules: frozenset[Rule] = ARTICLE_RULES,
-    prose: Sequence[bool] | None = None,
+    prose: Sequence[int] = (),
 ) -> list[Rule | None]:  # fmt: skip
     """Per block, the rule that overrides the tree's verdict on it, or None: a rule
     that removes a kept block, or linked_prose, which keeps a rejected one.
 
     `scopes` is each block's innermost scope (-1 for none), `kept` whether
     the tree and the semantic drop kept it, `rules` the article rules that
-    run (the scan marks only the regions of those), `prose` whether the tree
-    rejected it as link-dense though it reads as prose (is_prose).
+    run (the scan marks only the regions of those), `prose` the blocks the
+    tree rejected as link-dense though they read as prose (is_prose).
     """
     # Per scope: the outermost region rule it is under, and the innermost
     # main container it is in; per main container, the one around it.
@@ -178,26 +178,37 @@ def apply(  # noqa: PLR0913, PLR0917 - the columns of one table, and the rules
     ]
     containers = [main_of[scope] if scope >= 0 else _OUTSIDE for scope in scopes]
     still = [kept[block] and removed[block] is None for block in range(len(scopes))]
-    # Linked prose: never inside a comments or boxes region.
-    restorable = [
-        bool(prose and prose[block]) and (scope < 0 or region_of[scope] is None)
-        for block, scope in enumerate(scopes)
-    ]
-    _containers(removed, containers, around, still, restorable, words, rules)
+    chains = {innermost: _chain(innermost, around) for innermost in set(containers)}
+    trusted = _trusted(containers, chains, around, still, words)
+    if trusted is None:
+        return removed
+    best, per_main = trusted
+    inner = _inner_container(best, per_main, around) if Rule.INNER_CONTAINER in rules else best
+    for block, innermost in enumerate(containers):
+        if still[block]:
+            chain = chains[innermost]
+            if best not in chain:
+                if Rule.MAIN_CONTAINER in rules:
+                    removed[block] = Rule.MAIN_CONTAINER
+            elif inner not in chain:
+                removed[block] = Rule.INNER_CONTAINER
+    if Rule.LINKED_PROSE in rules:
+        for block in prose:  # never inside a comments or boxes region
+            scope = scopes[block]
+            if (scope < 0 or region_of[scope] is None) and inner in chains[containers[block]]:
+                removed[block] = Rule.LINKED_PROSE
     return removed
 
 
-def _containers(  # noqa: PLR0913, PLR0917 - apply's columns
-    removed: list[Rule | None], containers: list[int], around: dict[int, int],
-    still: list[bool], restorable: list[bool], words: Sequence[int], rules: frozenset[Rule],
-) -> None:  # fmt: skip
-    """The container rules on `removed`: `containers` is each block's innermost main
-    container (-1 for none), `still` whether it is kept after the region rules,
-    `restorable` whether linked_prose may keep it."""
-    # The main container: the declared one holding most of what is still kept.
-    chains = {innermost: _chain(innermost, around) for innermost in set(containers)}
+def _trusted(
+    containers: list[int], chains: dict[int, tuple[int, ...]], around: dict[int, int],
+    still: list[bool], words: Sequence[int],
+) -> tuple[int, dict[int, int]] | None:  # fmt: skip
+    """The main container: of the outermost declared ones, the one holding most of
+    what is still kept, if that is at least MAIN_SHARE of it (else None); and the
+    words each container holds, its nested ones' included."""
     kept_words = 0
-    per_main: dict[int, int] = {}  # what each container holds, its nested ones' included
+    per_main: dict[int, int] = {}
     for block, innermost in enumerate(containers):
         if still[block]:
             kept_words += words[block]
@@ -205,22 +216,9 @@ def _containers(  # noqa: PLR0913, PLR0917 - apply's columns
                 per_main[container] = per_main.get(container, 0) + words[block]
     outermost = [container for container in per_main if around[container] == _OUTSIDE]
     if not outermost or not kept_words:
-        return
+        return None
     best = max(outermost, key=lambda container: per_main[container])
-    if per_main[best] < MAIN_SHARE * kept_words:
-        return
-    inner = _inner_container(best, per_main, around) if Rule.INNER_CONTAINER in rules else best
-    restore = Rule.LINKED_PROSE in rules
-    for block, innermost in enumerate(containers):
-        chain = chains[innermost]
-        if still[block]:
-            if best not in chain:
-                if Rule.MAIN_CONTAINER in rules:
-                    removed[block] = Rule.MAIN_CONTAINER
-            elif inner not in chain:
-                removed[block] = Rule.INNER_CONTAINER
-        elif restore and restorable[block] and inner in chain:
-            removed[block] = Rule.LINKED_PROSE
+    return (best, per_main) if per_main[best] >= MAIN_SHARE * kept_words else None
 
 
 def _inner_container(best: int, per_main: dict[int, int], around: dict[int, int]) -> int:

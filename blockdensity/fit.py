@@ -136,10 +136,17 @@ def _fates(  # noqa: PLR0913, PLR0917 - the page's columns, and the rules
     _semantic_drop(fates, drops, words)
     if any(article.is_region(label) for label in labels):
         kept = [fate in (_KEPT, _MAJORITY) for fate in fates]
-        prose = [
-            fate == _BOILERPLATE and leaf == _LINK_DENSE and article.is_prose(count, linked)
-            for fate, leaf, count, linked in zip(fates, leaves, words, links, strict=True)
-        ]
+        prose = (
+            [
+                index
+                for index, leaf in enumerate(leaves)
+                if leaf == _LINK_DENSE
+                and fates[index] == _BOILERPLATE
+                and article.is_prose(words[index], links[index])
+            ]
+            if Rule.LINKED_PROSE in rules
+            else []
+        )
         scopes = [raw[DROP] for raw in raw_blocks]
         overrides = article.apply(labels, parents, scopes, words, kept, rules, prose)
         for index, rule in enumerate(overrides):
