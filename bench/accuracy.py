@@ -212,7 +212,7 @@ def ablation_variants() -> list[tuple[str, Conf]]:
         ("(f) published profile (SPEC alone)", PUBLISHED_CONF),
         *(
             (f"({letter}) default, without {rule}", replace(DEFAULT_CONF, article_rules=others))
-            for letter, rule in zip("ghi", sorted(Rule), strict=True)
+            for letter, rule in zip("ghijk", sorted(Rule), strict=True)
             for others in [DEFAULT_CONF.article_rules - {rule}]
         ),
     ]

@@ -736,7 +736,7 @@ cdef class _Scan:
         for mark in self.marks:
             outer = mark[2]
             around = (<int>above[outer] | <int>kept[outer]) if outer >= 0 else 0
-            own = <int>mark[1] & ~around
+            own = <int>mark[1] & ~(around & ~MAIN_BIT)  # a main label always stays
             kept.append(own)
             above.append(around)
             if own:

@@ -26,7 +26,7 @@ from blockdensity.result import Fit
 __all__ = ["main"]
 
 _EXPLAIN_TEXT = 48  # characters of each block's text shown by --explain
-_REASON_WIDTH = 37  # "outside_main_container (article:main)"
+_REASON_WIDTH = 38  # "outside_inner_container (article:main)"
 
 
 class _InputError(Exception):

@@ -45,6 +45,12 @@ class Rule(StrEnum):
     COMMENTS = "comments"  # user comments under the article
     BOXES = "boxes"  # share, newsletter, related-stories, cookie, byline, promotion boxes
     MAIN_CONTAINER = "main_container"  # what lies outside the page's declared main container
+    # what lies inside the main container but outside a container declared in
+    # it that holds most of its text (a <main> around the <article> and a sidebar)
+    INNER_CONTAINER = "inner_container"
+    # a block of prose the tree rejected for its links, kept inside the
+    # container the other rules trust (an encyclopedia's or a blog's linked text)
+    LINKED_PROSE = "linked_prose"
 
 
 ARTICLE_RULES: Final = frozenset(Rule)

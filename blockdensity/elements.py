@@ -85,6 +85,7 @@ BOX_TOKENS: Final = (
     "cookie", "consent", "gdpr",  # cookie notices
     "byline", "author", "dateline", "timestamp",  # who and when: metadata, not text
     "promo", "advert", "sponsor", "banner",  # promotions
+    "gallery",  # photo galleries: a slide per photo, each a caption and a story's summary
 )  # fmt: skip
 # schema.org types of a JSON-LD block that declare the page an article.
 ARTICLE_TYPES: Final = (

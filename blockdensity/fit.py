@@ -17,12 +17,22 @@ from blockdensity.segment import DROP, ELEMENT, BlockInfo, trace_segment
 
 __all__ = ["fit_text"]
 
-_KEPT, _BOILERPLATE, _DROPPED, _MAJORITY, _COMMENTS, _BOX, _OUTSIDE_MAIN = range(7)
-_RULE_FATES = {Rule.COMMENTS: _COMMENTS, Rule.BOXES: _BOX, Rule.MAIN_CONTAINER: _OUTSIDE_MAIN}
+_KEPT, _BOILERPLATE, _DROPPED, _MAJORITY, _COMMENTS, _BOX, _OUTSIDE_MAIN, _OUTSIDE_INNER = range(8)
+_PROSE = 8  # kept by the linked_prose rule
+_KEPT_FATES = (_KEPT, _MAJORITY, _PROSE)
+_LINK_DENSE = LEAVES.index(Reason.LINK_DENSE)
+_RULE_FATES = {
+    Rule.COMMENTS: _COMMENTS,
+    Rule.BOXES: _BOX,
+    Rule.MAIN_CONTAINER: _OUTSIDE_MAIN,
+    Rule.INNER_CONTAINER: _OUTSIDE_INNER,
+    Rule.LINKED_PROSE: _PROSE,
+}
 _RULE_REASONS = {
     _COMMENTS: Reason.ARTICLE_COMMENTS,
     _BOX: Reason.ARTICLE_BOX,
     _OUTSIDE_MAIN: Reason.OUTSIDE_MAIN_CONTAINER,
+    _OUTSIDE_INNER: Reason.OUTSIDE_INNER_CONTAINER,
 }
 
 
@@ -50,11 +60,13 @@ def fit_text(
     words, links = measure(page)
     texts = page.block_texts()
     leaves = classify(words, links, conf)
-    fates = _fates(raw_blocks, words, leaves, page.drop_scopes, page.scope_parents)
+    fates = _fates(
+        raw_blocks, words, links, leaves, page.drop_scopes, page.scope_parents, conf.rules
+    )
 
     words_total = sum(words)
     blocks_with_words = len(words) - words.count(0)
-    kept = [index for index, fate in enumerate(fates) if fate in (_KEPT, _MAJORITY)]
+    kept = [index for index, fate in enumerate(fates) if fate in _KEPT_FATES]
     kept_words = [words[index] for index in kept]
 
     fallback: FallbackReason | None = None
@@ -96,22 +108,25 @@ def fit_text(
     )
 
 
-def _fates(
+def _fates(  # noqa: PLR0913, PLR0917 - the page's columns, and the rules
     raw_blocks: list[BlockInfo],
     words: list[int],
+    links: list[int],
     leaves: list[int],
     labels: list[str],
     parents: list[int],
+    rules: frozenset[Rule],
 ) -> list[int]:
     """What happens to each block: kept, boilerplate, dropped, kept despite its scope,
-    or removed by an article rule (the article profile only).
+    or removed (or, linked prose, kept) by an article rule (the article profile only).
 
     Classification has run on the full sequence first (a navigation bar is
     still the previous neighbour of the paragraph after it); the semantic drop
     applies after it (SPEC section 5). A dropped element whose blocks hold more
     than half of the page's CONTENT words is not dropped: a navigation bar is
     never most of a page's text, an unclosed <nav> stretched over it is.
-    The article rules apply last, to what is still kept (blockdensity.article).
+    The article rules apply last, to what is still kept, and to the blocks of
+    linked prose the tree rejected (blockdensity.article).
     """
     fates = [_KEPT if leaf < CONTENT_LEAVES else _BOILERPLATE for leaf in leaves]
     if not labels:
@@ -121,8 +136,20 @@ def _fates(
     _semantic_drop(fates, drops, words)
     if any(article.is_region(label) for label in labels):
         kept = [fate in (_KEPT, _MAJORITY) for fate in fates]
+        prose = (
+            [
+                index
+                for index, leaf in enumerate(leaves)
+                if leaf == _LINK_DENSE
+                and fates[index] == _BOILERPLATE
+                and article.is_prose(words[index], links[index])
+            ]
+            if Rule.LINKED_PROSE in rules
+            else []
+        )
         scopes = [raw[DROP] for raw in raw_blocks]
-        for index, rule in enumerate(article.apply(labels, parents, scopes, words, kept)):
+        overrides = article.apply(labels, parents, scopes, words, kept, rules, prose)
+        for index, rule in enumerate(overrides):
             if rule is not None:
                 fates[index] = _RULE_FATES[rule]
     return fates
@@ -164,6 +191,8 @@ def _block_records(  # noqa: PLR0913, PLR0917 - the columns of one table
             decision, reason = Decision.DROPPED, Reason.SEMANTIC_DROP
         elif fate == _MAJORITY:
             decision, reason = Decision.CONTENT, Reason.SEMANTIC_MAJORITY
+        elif fate == _PROSE:
+            decision, reason = Decision.CONTENT, Reason.LINKED_PROSE
         elif fate in _RULE_REASONS:
             decision, reason = Decision.DROPPED, _RULE_REASONS[fate]
         else:

@@ -188,6 +188,7 @@ _REGION_ATTRIBUTES: Final = frozenset(
     (b"class", b"id", b"role", b"itemprop", b"property", b"content", b"type")
 )
 _MAIN_ELEMENTS: Final = (b"main", b"article")
+_MAIN: Final = MAIN_LABEL.encode()
 _COMMENT_TOKENS: Final = tuple(token.encode() for token in COMMENT_TOKENS)
 _BOX_TOKENS: Final = tuple(token.encode() for token in BOX_TOKENS)
 _ARTICLE_TYPES: Final = tuple(f'"{name}"'.encode() for name in ARTICLE_TYPES)
@@ -487,15 +488,17 @@ class _Scan:
         """The cuts, and the region marks among them if the page declares an article."""
         if not self.structure or not self.marks:
             return self.cuts
-        # A label inside an element that keeps the same label adds nothing (the
-        # article profile reads the outermost of each): it is left out, so
-        # fewer regions are wrapped after the parse.
+        # A comments or boxes label inside an element that keeps the same label
+        # adds nothing (the article profile reads the outermost of each): it is
+        # left out, so fewer regions are wrapped after the parse. A main label
+        # always stays: the inner_container rule reads the containers nested in
+        # the main one.
         kept: list[list[bytes]] = []
         above: list[set[bytes]] = []  # per mark, the labels kept around it
         marks = []
         for where, labels, outer in self.marks:
             around = (above[outer] | set(kept[outer])) if outer >= 0 else set()
-            own = [label for label in labels if label not in around]
+            own = [label for label in labels if label == _MAIN or label not in around]
             kept.append(own)
             above.append(around)
             if own:

@@ -88,6 +88,8 @@ class Reason(StrEnum):
     ARTICLE_COMMENTS = "article_comments"
     ARTICLE_BOX = "article_box"
     OUTSIDE_MAIN_CONTAINER = "outside_main_container"
+    OUTSIDE_INNER_CONTAINER = "outside_inner_container"
+    LINKED_PROSE = "linked_prose"  # kept: the one rule that overrides a boilerplate verdict
 
 
 class FallbackReason(StrEnum):

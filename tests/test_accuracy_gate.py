@@ -2,8 +2,10 @@
 
 The floors sit a little under the figures measured when each was set: the
 published profile (SPEC) 0.87 on scrapinghub and 0.90 on readability
-(measured 0.8726 and 0.9008); the article profile, the default, 0.92 and
-0.92 (measured 0.9293 and 0.9248). Mean per-page F1; and the fallback to
+(measured 0.8726 and 0.9008); the article profile, the default, 0.93 and
+0.93, issue 11's targets (measured 0.9407 and 0.9376; raised from 0.92 and
+0.92 with the inner_container and linked_prose rules and the gallery boxes,
+which lifted 0.9293 and 0.9248). Mean per-page F1; and the fallback to
 the whole page (SPEC section 6) on under 3% of the pages of each set.
 Scoring and loading are devkit.corpus's, the same code as bench.accuracy's,
 so the gate and the benchmark cannot disagree. Only the fit runs (no
@@ -31,7 +33,7 @@ pytestmark = [
 
 MIN_F1 = {
     Profile.PUBLISHED: {"scrapinghub": 0.87, "readability": 0.90},
-    Profile.ARTICLE: {"scrapinghub": 0.92, "readability": 0.92},
+    Profile.ARTICLE: {"scrapinghub": 0.93, "readability": 0.93},
 }
 MAX_FALLBACK_RATE = 0.03
 

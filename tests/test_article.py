@@ -134,6 +134,123 @@ def test_the_container_holding_most_of_the_kept_text_is_the_one() -> None:
     assert seq("z", 1, 3) not in text
 
 
+# ---------------------------------------------------------------- inner container
+
+# A page wrapper declared as the main container (role=main) around the
+# article and a sidebar of other stories that the tree keeps.
+SIDEBAR = f'<div class="sidebar"><p>{seq("r", 1, 40)}</p><p>{seq("q", 1, 30)}</p></div>'
+
+
+def test_a_container_inside_the_main_one_holding_most_of_it_takes_its_place() -> None:
+    body = f'<div role="main"><article><h1>Headline here</h1>{STORY}</article>{SIDEBAR}</div>'
+    result = fit(body)
+    assert seq("a", 1, 3) in result.text
+    assert seq("r", 1, 3) not in result.text
+    assert seq("q", 1, 3) not in result.text
+    inner = [b for b in result.blocks if b.reason is Reason.OUTSIDE_INNER_CONTAINER]
+    assert [b.words for b in inner] == [40, 30]
+    assert all(b.decision is Decision.DROPPED for b in inner)
+    assert [b.leaf for b in inner] == [Reason.LONG, Reason.LONG]  # the tree's verdict
+    assert all(b.scope == "article:main" for b in inner)  # the outer container's region
+    # The published profile keeps the sidebar; so does the main container rule alone.
+    assert seq("r", 1, 3) in kept_text(body, PUBLISHED_CONF)
+    assert seq("r", 1, 3) in kept_text(body, ONLY[Rule.MAIN_CONTAINER])
+    assert seq("r", 1, 3) not in kept_text(body, ONLY[Rule.INNER_CONTAINER])
+
+
+def test_the_inner_container_is_followed_down_every_level_that_holds_most() -> None:
+    body = (
+        f"<main><article><h1>Headline here</h1><p>{seq('l', 1, 20)}</p>"
+        f'<div itemprop="articleBody">{STORY}</div></article>{SIDEBAR}</main>'
+    )
+    text = kept_text(body)
+    assert seq("a", 1, 3) in text  # the article body: 70 of the article's 90 words
+    assert seq("l", 1, 3) not in text  # in the <article>, outside its body
+    assert seq("r", 1, 3) not in text
+
+
+def test_an_inner_container_holding_little_of_the_main_one_is_not_trusted() -> None:
+    # A teaser <article> inside <main> that holds a fifth of it: the main container stays.
+    body = (
+        f"<main><h1>Headline here</h1>{STORY}<article><p>{seq('t', 1, 20)}</p></article></main>"
+        f"<p>{seq('z', 1, 30)}</p>"
+    )
+    text = kept_text(body)
+    assert seq("a", 1, 3) in text
+    assert seq("t", 1, 3) in text
+    assert seq("z", 1, 3) not in text  # outside <main>: the main container rule
+    assert text == kept_text(body, ONLY[Rule.MAIN_CONTAINER])
+
+
+def test_the_inner_container_rule_alone_keeps_what_lies_outside_the_main_one() -> None:
+    body = (
+        f'<div role="main"><article><h1>Headline here</h1>{STORY}</article>{SIDEBAR}</div>'
+        f"<p>{seq('z', 1, 40)}</p>"
+    )
+    alone = kept_text(body, ONLY[Rule.INNER_CONTAINER])
+    assert seq("z", 1, 3) in alone  # the main container rule's to remove, and it is off
+    assert seq("r", 1, 3) not in alone
+    assert seq("z", 1, 3) not in kept_text(body)
+
+
+# ------------------------------------------------------------------------- boxes
+
+
+def test_a_photo_gallery_in_the_article_is_a_box() -> None:
+    gallery = (
+        '<div class="article-gallery">'
+        + "".join(f"<h2>{n}/3 Slide</h2><p>{seq(f'g{n}', 1, 40)}</p>" for n in range(3))
+        + "</div>"
+    )
+    body = f"<article><h1>Headline here</h1>{STORY}{gallery}</article>"
+    result = fit(body)
+    assert seq("a", 1, 3) in result.text
+    assert seq("g1", 1, 3) not in result.text
+    boxed = [b for b in result.blocks if b.reason is Reason.ARTICLE_BOX]
+    assert [b.words for b in boxed] == [2, 40, 2, 40, 2, 40]
+    assert all(b.scope == "article:boxes" for b in boxed)
+    assert seq("g1", 1, 3) in kept_text(body, PUBLISHED_CONF)
+
+
+# ------------------------------------------------------------------ linked prose
+
+
+def linked(prefix: str, words: int, links: int) -> str:
+    """A paragraph of `words` words whose first `links` are in links (one per word)."""
+    anchors = " ".join(f'<a href="/w{n}">{prefix}{n:02d}</a>' for n in range(1, links + 1))
+    return f"<p>{anchors} {seq(prefix, links + 1, words)}</p>"
+
+
+def test_prose_with_many_links_inside_the_main_container_is_kept() -> None:
+    # 20 words, 9 of them linked: link-dense for the tree (over a third), prose here.
+    body = f"<main><h1>Headline here</h1>{STORY}{linked('w', 20, 9)}{STORY}</main>"
+    result = fit(body)
+    assert seq("w", 10, 20) in result.text
+    [block] = [b for b in result.blocks if b.reason is Reason.LINKED_PROSE]
+    assert block.decision is Decision.CONTENT
+    assert block.leaf is Reason.LINK_DENSE  # the tree's verdict
+    assert (block.words, block.link_words, block.scope) == (20, 9, "article:main")
+    assert seq("w", 10, 20) not in kept_text(body, PUBLISHED_CONF)
+    assert seq("w", 10, 20) in kept_text(body, ONLY[Rule.LINKED_PROSE])
+    assert seq("w", 10, 20) not in kept_text(body, ONLY[Rule.MAIN_CONTAINER])
+
+
+def test_linked_prose_needs_words_few_links_and_the_trusted_container() -> None:
+    short = f"<main><h1>Headline here</h1>{STORY}{linked('w', 16, 7)}</main>"
+    assert seq("w", 8, 16) not in kept_text(short)  # 16 words: short for the tree too
+    run = f"<main><h1>Headline here</h1>{STORY}{linked('w', 20, 11)}</main>"
+    assert seq("w", 12, 20) not in kept_text(run)  # 11 of 20 linked: a link run
+    outside = f"<main><h1>Headline here</h1>{STORY}</main>{linked('w', 20, 9)}"
+    assert seq("w", 10, 20) not in kept_text(outside)
+    boxed = (
+        f'<main><h1>Headline here</h1>{STORY}<div class="related">{linked("w", 20, 9)}</div></main>'
+    )
+    assert seq("w", 10, 20) not in kept_text(boxed)  # in a boxes region
+    # No trusted container (a teaser <article> holding little): nothing is kept back.
+    listing = f"{STORY}{STORY}<article><p>{seq('t', 1, 17)}</p>{linked('w', 20, 9)}</article>"
+    assert kept_text(listing) == kept_text(listing, PUBLISHED_CONF)
+
+
 def test_nothing_kept_after_the_rules_falls_back_to_the_whole_text() -> None:
     comments = f"<p>{seq('c', 1, 40)}</p><p>{seq('d', 1, 30)}</p>"
     result = fit(f"<article></article><div class=comments>{comments}</div>")
@@ -187,5 +304,12 @@ def test_every_sample_without_article_structure_fits_as_published() -> None:
         article, published = fit_text(data), fit_text(data, PUBLISHED_CONF)
         if _structureless(data):
             assert article.text == published.text, path.name
-        else:  # the rules may only take blocks away
-            assert set(article.text.split("\n")) <= set(published.text.split("\n")), path.name
+        else:  # the rules only take blocks away, but for linked prose
+            prose = {
+                line
+                for block in article.blocks
+                if block.reason is Reason.LINKED_PROSE
+                for line in block.text.split("\n")
+            }
+            lines = set(article.text.split("\n")) - prose
+            assert lines <= set(published.text.split("\n")), path.name

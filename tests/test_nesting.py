@@ -266,5 +266,11 @@ def test_a_region_around_the_headline_or_the_article_is_not_marked() -> None:
 def test_a_region_inside_the_same_region_is_marked_once() -> None:
     html = '<main><div class=comments><div class="comment-body">c</div></div></main>'
     assert [labels for _, labels in marks(html)] == ["main", "comments"]
-    nested_main = "<main><article>a</article></main>"
-    assert [labels for _, labels in marks(nested_main)] == ["main"]
+    boxes = '<article><div class=share><div class="share-button">s</div></div></article>'
+    assert [labels for _, labels in marks(boxes)] == ["main", "boxes"]
+
+
+def test_a_main_container_inside_another_is_marked_too() -> None:
+    # The inner_container rule reads the containers nested in the main one.
+    nested_main = '<main><article><div itemprop="articleBody">a</div></article></main>'
+    assert [labels for _, labels in marks(nested_main)] == ["main", "main", "main"]

@@ -234,7 +234,12 @@ def expected_fallback(result: Fit) -> FallbackReason | None:
     return None
 
 
-ARTICLE_REASONS = {Reason.ARTICLE_COMMENTS, Reason.ARTICLE_BOX, Reason.OUTSIDE_MAIN_CONTAINER}
+ARTICLE_REASONS = {
+    Reason.ARTICLE_COMMENTS,
+    Reason.ARTICLE_BOX,
+    Reason.OUTSIDE_MAIN_CONTAINER,
+    Reason.OUTSIDE_INNER_CONTAINER,  # always inside the main container's region
+}
 
 
 def check_fit(result: Fit, conf: Conf = DEFAULT_CONF) -> None:
@@ -262,6 +267,13 @@ def check_fit(result: Fit, conf: Conf = DEFAULT_CONF) -> None:
         elif block.decision is Decision.DROPPED:
             assert block.reason is Reason.SEMANTIC_DROP
             assert block.scope is not None
+        elif block.reason is Reason.LINKED_PROSE:
+            # The one article rule that keeps: a block the tree found link-dense.
+            assert conf.rules
+            assert block.decision is Decision.CONTENT
+            assert block.leaf is Reason.LINK_DENSE
+            assert block.scope is not None  # inside the trusted main container
+            assert 2 * block.link_words <= block.words
         elif block.reason is Reason.SEMANTIC_MAJORITY:
             assert block.decision is Decision.CONTENT
             assert block.leaf in CONTENT_LEAVES
