@@ -103,7 +103,8 @@ def _parser() -> argparse.ArgumentParser:
         choices=[str(profile) for profile in Profile],
         default=str(DEFAULT_CONF.profile),
         help="article (the default): the published fit, then the article rules on pages "
-        "with article structure (comments, the main container); published: SPEC exactly",
+        "with article structure (main and inner container, comments, boxes, linked prose); "
+        "published: SPEC exactly",
     )
     parser.add_argument(
         "--no-drop",
