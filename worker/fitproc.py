@@ -48,6 +48,7 @@ __all__ = [
     "HEADER",
     "FitFunction",
     "Frame",
+    "answer",
     "die_with_parent",
     "fit_page",
     "resolve_fit_function",
@@ -126,11 +127,12 @@ def serve(channel: socket.socket, profile: Profile, blocks: bool, function: FitF
         if kind == Frame.PING:
             _send(channel, Pong())
         else:
-            _send(channel, _fit(payload, _FRAME_ENCODINGS[Frame(kind)], function))
+            _send(channel, answer(payload, _FRAME_ENCODINGS[Frame(kind)], function))
     channel.close()
 
 
-def _fit(body: bytearray, encoding: Encoding, function: FitFunction) -> FitReply:
+def answer(body: bytes | bytearray, encoding: Encoding, function: FitFunction) -> FitReply:
+    """What a fit process answers to one message body: its encoded output record, or the error."""
     try:
         page = decode_page(body, encoding)  # admitted by the parent: this cannot refuse it
         clean = function(page)
