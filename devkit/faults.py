@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable
 from typing import Final
 
-from worker.pool import fit_page
+from worker.fitproc import fit_page
 from worker.schemas import CleanPage, FetchedPage
 
 __all__ = ["HANG_SIGNAL", "MARKERS", "MARKERS_FIT", "SLOW_MARKER", "fit_page_with_markers"]

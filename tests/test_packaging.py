@@ -36,7 +36,7 @@ from worker.__main__ import EXTRA_MODULES, _missing_extra
 
 ROOT: Final = Path(__file__).resolve().parents[1]
 LIBRARY_REQUIREMENTS: Final = {"selectolax", "webencodings", "faust-cchardet", "pycld2", "msgspec"}
-WORKER_REQUIREMENTS: Final = {"aio-pika", "prometheus-client", "pebble", "fastwarc"}
+WORKER_REQUIREMENTS: Final = {"aio-pika", "prometheus-client", "fastwarc"}
 # The demo and its broker helper: development tools of the repository, not
 # part of what `pip install` gives a user.
 NOT_SHIPPED: Final = ("worker/demo.py", "worker/devbroker.py")
@@ -303,7 +303,7 @@ def test_worker_stack_is_not_installed(venv: Venv) -> None:
         "    except ModuleNotFoundError:\n"
         "        print(name)\n"
     )
-    modules = ["aio_pika", "prometheus_client", "pebble", "fastwarc"]
+    modules = ["aio_pika", "prometheus_client", "fastwarc"]
     result = _python(venv, "-c", probe, *modules)
     _check(result, "the import probe")
     assert result.stdout.split() == modules, "importable without the extra"

@@ -1,7 +1,7 @@
 """SPEC section 7: the fit is a pure function.
 
 No I/O, no globals, no logging configuration, and none of the worker's
-dependencies (asyncio, AMQP, metrics, pebble) pulled in by the
+dependencies (asyncio, AMQP, metrics) pulled in by the
 library. Checked in a fresh interpreter, so nothing this test process
 imported can hide what the library imports.
 """
@@ -19,7 +19,7 @@ import pytest
 
 from blockdensity import DEFAULT_CONF, fit_text
 
-WORKER_MODULES = ["asyncio", "aio_pika", "aiormq", "prometheus_client", "pebble"]
+WORKER_MODULES = ["asyncio", "aio_pika", "aiormq", "prometheus_client"]
 
 PROBE = textwrap.dedent(
     """

@@ -22,7 +22,6 @@ from worker.config import (
 EXTRA_MODULES: Final = {
     "aio_pika": "aio-pika",
     "prometheus_client": "prometheus-client",
-    "pebble": "pebble",
     "fastwarc": "fastwarc",  # blockdensity-feed's (worker.commands says the same)
 }
 

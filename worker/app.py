@@ -21,10 +21,11 @@ from typing import Final
 
 from worker.amqp import Broker, Delivery
 from worker.config import Settings, redact_url
+from worker.fitproc import resolve_fit_function
 from worker.handler import Handler
 from worker.health import HealthServer
 from worker.metrics import Metrics
-from worker.pool import FitPool, resolve_fit_function
+from worker.pool import FitPool
 
 __all__ = ["App", "StartupError"]
 

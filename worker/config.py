@@ -477,7 +477,7 @@ SETTINGS: Final[tuple[Setting, ...]] = (
         _import_path,
         "",
         "Empty for the density fit. For tests and experiments: module:function of "
-        "another function the fit processes run on each page (worker.pool.fit_page's "
+        "another function the fit processes run on each page (worker.fitproc.fit_page's "
         "signature), e.g. the test suite's devkit.faults:fit_page_with_markers.",
     ),
 )

@@ -17,20 +17,15 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-from typing import Any, Final
+from typing import Final
 
 from worker.amqp import Broker, Delivery, PublishFailedError
 from worker.config import Settings
-from worker.intake import RefusedError, admit
+from worker.intake import Admitted, RefusedError, admit
 from worker.metrics import Metrics
 from worker.outcome import Outcome
 from worker.pool import FitFailedError, FitPool
-from worker.schemas import (
-    Encoding,
-    FetchedPage,
-    clean_message_id,
-    encode_clean,
-)
+from worker.schemas import Encoding, clean_message_id
 
 __all__ = ["Handler"]
 
@@ -83,23 +78,24 @@ class Handler:
 
     async def _handle(self, delivery: Delivery) -> Outcome:
         try:
-            encoding, page = await self._admit(delivery)
+            encoding, page, body = await self._admit(delivery)
         except RefusedError as error:
             return await self._dead_letter(delivery, error.outcome, str(error))
 
         async with self._fit_slots:
             try:
-                clean = await self._pool.fit(page)
+                # The child decodes the body again and encodes the output:
+                # cheaper than a copy of the page down the pipe and back.
+                fitted = await self._pool.fit(body, encoding)
             except FitFailedError as error:
                 return await self._fit_failed(delivery, page.url, error)
 
         # MessagePack: the HTML's bytes; JSON: the message's, near enough.
-        body = page.body
-        self._metrics.fitted(clean, len(body) if isinstance(body, bytes) else len(delivery.body))
-        output = encode_clean(clean, encoding)
+        html = page.body
+        self._metrics.fitted(fitted, len(html) if isinstance(html, bytes) else len(body))
         try:
             await self._broker.publish_output(
-                output,
+                fitted.output,
                 content_type=_OUTPUT_TYPES[encoding],
                 message_id=clean_message_id(delivery.message_id, page.url, page.fetch_id),
             )
@@ -110,7 +106,7 @@ class Handler:
 
         if await self._ack(delivery):
             self._metrics.succeeded()
-        outcome = Outcome.FALLBACK if clean.fallback else Outcome.OK
+        outcome = Outcome.FALLBACK if fitted.fallback else Outcome.OK
         if log.isEnabledFor(logging.DEBUG):
             log.debug(
                 "%s: %s",
@@ -119,7 +115,7 @@ class Handler:
                 extra={
                     "url": page.url,
                     "outcome": outcome,
-                    "fit_seconds": round(clean.fit_seconds, 6),
+                    "fit_seconds": round(fitted.fit_seconds, 6),
                     "message_seconds": round(
                         asyncio.get_running_loop().time() - delivery.received, 6
                     ),
@@ -127,7 +123,7 @@ class Handler:
             )
         return outcome
 
-    async def _admit(self, delivery: Delivery) -> tuple[Encoding, FetchedPage[Any]]:
+    async def _admit(self, delivery: Delivery) -> Admitted:
         """worker.intake's checks; a large compressed body is decompressed off the loop."""
         check = functools.partial(
             admit,

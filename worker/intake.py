@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 import zlib
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 from urllib.parse import urlsplit
 
 from worker.config import Settings, describe_statuses
@@ -36,6 +36,7 @@ from worker.schemas import (
 
 __all__ = [
     "CONTENT_CODINGS",
+    "Admitted",
     "RefusedError",
     "admit",
     "binary_kind",
@@ -51,8 +52,8 @@ def admit(
     content_type: str | None,
     content_encoding: str | None,
     settings: Settings,
-) -> tuple[Encoding, FetchedPage[Any]]:
-    """The message's encoding and page, once every check has passed; else RefusedError."""
+) -> Admitted:
+    """The message's encoding, page and body, once every check has passed; else RefusedError."""
     limit = settings.max_body_bytes
     if len(body) > limit:
         raise RefusedError(
@@ -77,7 +78,15 @@ def admit(
             Outcome.NOT_HTML, f"the body of {page.url} is {kind}, not HTML - at $.body"
         )
     check_status(page.status, settings.fit_statuses)
-    return encoding, page
+    return Admitted(encoding, page, body)
+
+
+class Admitted(NamedTuple):
+    """A message that passed every check."""
+
+    encoding: Encoding
+    page: FetchedPage[Any]
+    body: bytes  # the message body with its content coding undone: what the fit process decodes
 
 
 class RefusedError(ValueError):

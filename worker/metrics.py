@@ -1,9 +1,10 @@
 """Prometheus metrics, recorded in the parent process only.
 
-The pool's children return their figures with each result (the CleanPage
-they build), and the parent records them, so prometheus-client's multiprocess mode (files on
-disk, one set per child) is not needed. Each Metrics owns its registry, so
-several workers in one process (the tests) do not share counters.
+The fit processes return their figures with each page's output
+(worker.schemas.Fitted), and the parent records them, so prometheus-client's
+multiprocess mode (files on disk, one set per child) is not needed. Each
+Metrics owns its registry, so several workers in one process (the tests) do
+not share counters.
 
 Buckets are set for the quantities measured, not prometheus-client's
 defaults (which are request latencies from 5 ms to 10 s).
@@ -26,7 +27,7 @@ from prometheus_client.exposition import CONTENT_TYPE_LATEST
 
 from blockdensity import FallbackReason
 from worker.outcome import Outcome, RestartReason
-from worker.schemas import CleanPage
+from worker.schemas import Fitted
 
 __all__ = ["Metrics"]
 
@@ -179,7 +180,7 @@ class Metrics:
     def pool_restarted(self, reason: RestartReason) -> None:
         self.pool_restarts.labels(reason.value).inc()
 
-    def fitted(self, page: CleanPage, page_bytes: int) -> None:
+    def fitted(self, page: Fitted, page_bytes: int) -> None:
         """Record the fit's figures of one page (`page_bytes`: the HTML's size)."""
         if page.fallback_reason is not None:
             self.fallbacks.labels(page.fallback_reason.value).inc()

@@ -1,63 +1,64 @@
-"""The fit's process pool: pebble's ProcessPool, awaited from asyncio.
+"""The fit's process pool: fit processes driven from the event loop, one socket each.
 
-Why pebble rather than concurrent.futures.ProcessPoolExecutor: when a child
-dies (segfault, OOM kill) the standard executor marks the whole pool broken
-and fails every pending task; pebble replaces the child and fails only the
-task it was running. pebble also enforces a per-task hard timeout by killing
-the child, and recycles children every `max_tasks` tasks.
+Why our own pool, not pebble's or concurrent.futures': the parent's share of
+a page's CPU was more than half a fit (BENCHMARKS.md, "Where the parent's
+time goes"): pebble's polling thread, its locks and condition variables, and
+the page pickled down a pipe. Here the event loop itself writes each page to
+an idle child's socket and reads the answer when the socket is readable: no
+thread, no pickle, no copy of the body on the way out. What the standard
+executor lacks we keep: a child that dies (segfault, OOM kill) fails only the
+page it was running and is replaced; a page past the hard timeout has its
+child killed and replaced; children are recycled every `max_tasks` pages.
 
-Children are started by a forkserver that has imported this module (and so
-blockdensity) once: a new child costs a fork, not an interpreter start, and
-it inherits none of the parent's sockets or threads. Each child asks the
+Children are started by a forkserver that has imported worker.fitproc (and
+so blockdensity) once: a new child costs a fork, not an interpreter start,
+and it inherits none of the parent's sockets or threads. Each child asks the
 kernel to kill it when its parent (the forkserver) goes, and the forkserver
 asks the same of the worker, so a SIGKILLed worker leaves no orphans behind,
 even with a fit stuck on a page.
 
-What crosses the process boundary is plain data: the FetchedPage in, its
-CleanPage out (the child builds the output record; blockdensity's Fit holds
-a closure for its lazy blocks and is never pickled).
+The parent learns that a child has exited from the process's sentinel (the
+forkserver writes its exit status there), and only then replaces it: an
+exit is never missed, and never counted twice.
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
-import ctypes
+import functools
 import logging
 import multiprocessing
 import multiprocessing.forkserver
 import os
-import pkgutil
 import signal
-import threading
-import time
+import socket
 from collections.abc import Callable, Iterator
-from concurrent.futures.process import BrokenProcessPool
-from dataclasses import replace
-from multiprocessing.queues import SimpleQueue
-from typing import Final, cast
+from dataclasses import dataclass
+from multiprocessing.process import BaseProcess
+from typing import Final
 
-from pebble import ProcessExpired, ProcessPool
-
-from blockdensity import DEFAULT_CONF, Conf, Profile, fit_text
+from blockdensity import DEFAULT_CONF, Profile
+from worker.fitproc import (
+    ENCODING_FRAMES,
+    HEADER,
+    FitFunction,
+    Frame,
+    fit_page,
+    serve,
+)
 from worker.outcome import Outcome, RestartReason
-from worker.schemas import CleanPage, FetchedPage, clean_page
+from worker.schemas import Encoding, FitReply, Fitted, Pong, Raised, Ready, decode_reply
 
 __all__ = [
     "FitCrashedError",
     "FitFailedError",
-    "FitFunction",
     "FitPool",
     "FitTimeoutError",
-    "die_with_parent",
-    "fit_page",
-    "resolve_fit_function",
 ]
 
 log = logging.getLogger(__name__)
-
-# What a pool child runs on each page; worker.pool.fit_page unless configured.
-FitFunction = Callable[[FetchedPage[bytes] | FetchedPage[str]], CleanPage]
 
 
 class FitFailedError(Exception):
@@ -78,79 +79,85 @@ class FitCrashedError(FitFailedError):
     reason = Outcome.CRASHED
 
 
-# --- the child side -------------------------------------------------------------
+@dataclass(eq=False)
+class _Task:
+    """One page on its way through a child."""
+
+    frame: Frame
+    body: bytes
+    future: asyncio.Future[Fitted]
+    timer: asyncio.TimerHandle | None = None
 
 
-# The fit's configuration in a pool child: the profile the worker runs, and
-# whether the output carries the kept blocks; set by the child's initializer
-# (_child_start).
-_conf: Conf = DEFAULT_CONF
-_blocks = False
+@dataclass(eq=False)
+class _Child:
+    """One fit process, as the parent sees it."""
+
+    process: BaseProcess
+    channel: _Channel
+    pid: int = 0
+    ready: bool = False  # said Ready; takes pages
+    task: _Task | None = None  # the page it is fitting
+    pinged: bool = False  # a ping unanswered
+    misses: int = 0  # watchdog rounds in a row with a ping unanswered
+    done: int = 0  # pages fitted
+    retiring: bool = False  # recycled or closing: its exit is no failure
+    killed_for: RestartReason | None = None  # why the parent killed it, if it did
 
 
-def fit_page(page: FetchedPage[bytes] | FetchedPage[str]) -> CleanPage:
-    """Run the fit on one page (in a pool child) and build its output record."""
-    start = time.perf_counter()
-    fit = fit_text(page.body, _conf, charset=page.charset, url=page.url)
-    return clean_page(page, fit, time.perf_counter() - start, blocks=_blocks)
+class _Channel(asyncio.Protocol):
+    """The parent's end of one child's socket: frames out, replies in."""
 
+    def __init__(self) -> None:
+        self.on_reply: Callable[[FitReply], None] = lambda _reply: None
+        self.transport: asyncio.Transport | None = None
+        self._buffer = bytearray()
 
-def resolve_fit_function(path: str) -> FitFunction:
-    """The function a `module:function` path names; `fit_page` for an empty path.
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)  # noqa: S101 - a stream socket's
+        self.transport = transport
 
-    A seam for tests and experiments (BLOCKDENSITY_FIT_FUNCTION, checked by
-    worker.config): the test suite puts in a fit that crashes or hangs on
-    marked pages. Inert unless set.
-    """
-    return cast("FitFunction", pkgutil.resolve_name(path)) if path else fit_page
+    def send(self, frame: Frame, body: bytes = b"") -> None:
+        transport = self.transport
+        if transport is not None and not transport.is_closing():
+            # Two writes, no concatenation: with the socket's buffer empty,
+            # each goes straight to the kernel from the bytes it is given.
+            transport.write(HEADER.pack(len(body), frame))
+            if body:
+                transport.write(body)
 
+    def data_received(self, data: bytes) -> None:
+        buffer = self._buffer
+        buffer += data
+        start = 0
+        with memoryview(buffer) as view:
+            while len(buffer) - start >= HEADER.size:
+                size, _kind = HEADER.unpack_from(view, start)
+                end = start + HEADER.size + size
+                if len(buffer) < end:
+                    break
+                self.on_reply(decode_reply(view[start + HEADER.size : end]))
+                start = end
+        if start:
+            del buffer[:start]
 
-_PR_SET_PDEATHSIG: Final = 1
-
-
-def die_with_parent() -> None:
-    """Ask the kernel (Linux) for SIGKILL when this process's parent goes."""
-    with contextlib.suppress(OSError, AttributeError):
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
-
-
-def _child_start(pids: SimpleQueue[int], profile: Profile, blocks: bool) -> None:
-    """Each child's initializer: die with the forkserver, take the settings, tell its pid."""
-    global _conf, _blocks  # noqa: PLW0603 - one per process, set once before any page
-    die_with_parent()  # no fit process outlives the forkserver
-    _conf = replace(DEFAULT_CONF, profile=profile)
-    _blocks = blocks
-    pids.put(os.getpid())
-
-
-# How long a ping holds its child: long enough that an idle sibling, not the
-# child that answered first, takes the next ping (so each child gets one).
-_PING_HOLD: Final = 0.05
-
-
-def _ping() -> int:
-    time.sleep(_PING_HOLD)
-    return os.getpid()
-
-
-# --- the parent side ------------------------------------------------------------
+    def close(self) -> None:
+        if self.transport is not None:
+            self.transport.close()
 
 
 class FitPool:
-    """A pebble ProcessPool of `size` children, awaited from the event loop.
+    """`size` fit processes, fed from the event loop.
 
     `fit` raises FitTimeoutError or FitCrashedError for the page at fault
     only; the pool carries on with a fresh child. `on_restart` is called with
-    the reason for every child replaced after a crash or timeout, and for
-    every pool rebuilt (pebble declared it broken, or the watchdog found a
-    stopped or unresponsive child).
+    the reason for every child replaced after a crash or timeout, after it
+    died while idle, and when the watchdog found it stopped or unresponsive.
 
-    The watchdog (`watch`) covers what no task shows: a child that stops or
-    hangs while idle takes no work, so nothing fails; the pool just runs on
-    fewer processes. Each child reports its pid when it starts; every
-    interval the watchdog reads each child's state (/proc) and, while no
-    page is in flight, pings the children through the pool.
+    The watchdog (`watch`) covers what no page shows: a child that stops or
+    hangs while idle takes no page, so nothing fails; the pool just runs on
+    fewer processes. Every interval it reads each child's state (/proc) and
+    pings the idle ones.
     """
 
     def __init__(  # noqa: PLR0913 - keyword-only settings of one pool
@@ -172,75 +179,194 @@ class FitPool:
         self._function = function
         self._on_restart = on_restart
         self._context = multiprocessing.get_context("forkserver")
-        # Children fork from a server that has imported the fit already.
-        # ...and that dies with this process (see worker/forkserver_preload.py).
-        self._context.set_forkserver_preload([__name__, "worker.forkserver_preload"])
-        self._pool: ProcessPool | None = None
-        self._pids: SimpleQueue[int] | None = None
-        self._children: dict[int, int] = {}  # pid -> consecutive pings unanswered
-        self._in_flight = 0  # fits scheduled and not yet done
+        # Children fork from a server that has imported the fit already,
+        # and that dies with this process (see worker/forkserver_preload.py).
+        self._context.set_forkserver_preload(["worker.fitproc", "worker.forkserver_preload"])
+        self._children: list[_Child] = []
+        self._idle: collections.deque[_Child] = collections.deque()
+        self._waiting: collections.deque[_Task] = collections.deque()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._closing = False
+        self._in_flight = 0  # pages in children or waiting for one
+        self._connecting: set[asyncio.Task[object]] = set()  # held, so none is collected
 
     def start(self) -> None:
-        # The forkserver starts here, from the event loop's thread (its death
-        # signal follows the thread that started it: forkserver_preload.py),
-        # and without the broker URL in its environment: the children parse
-        # untrusted HTML with a C parser and need no credentials (a process's
-        # /proc/<pid>/environ shows the environment it was started with).
-        with _without(_CREDENTIALS):
-            multiprocessing.forkserver.ensure_running()
-        self._pool = self._new_pool()
-
-    def _new_pool(self) -> ProcessPool:
-        # A fresh pid queue per pool: the old pool's children are not ours to watch.
-        self._pids = pids = self._context.SimpleQueue()
-        self._children = {}
-        return ProcessPool(
-            max_workers=self._size,
-            max_tasks=self._max_tasks,
-            initializer=_child_start,
-            initargs=(pids, self._profile, self._output_blocks),
-            context=self._context,
-        )
+        """Start the forkserver and the children (from the event loop's thread)."""
+        self._loop = asyncio.get_running_loop()
+        self._closing = False
+        self._respawn()
 
     async def warm_up(self) -> None:
-        """Run one tiny fit per child, so the first pages do not pay for the start."""
-        page = FetchedPage(url="about:warm-up", body=b"<p>warm up</p>")
-        await asyncio.gather(*(self.fit(page) for _ in range(self._size)))
+        """Wait until every child has said it is ready (each has imported the fit)."""
+        while sum(child.ready for child in self._children) < self._size:
+            await asyncio.sleep(0.01)
 
-    async def fit(self, page: FetchedPage[bytes] | FetchedPage[str]) -> CleanPage:
-        """The fit of one page, run in a child: its output record. Raises FitFailedError."""
-        pool = self._pool
-        if pool is None:
-            raise RuntimeError("FitPool.fit called before start()")
-        try:
-            future = pool.schedule(self._function, args=(page,), timeout=self._timeout)
-        except RuntimeError as error:
-            # pebble marks a pool broken when, say, a child dies while no task
-            # runs; it then refuses work. Replace it; this page is requeued.
-            self._replace(pool, RestartReason.BROKEN)
-            raise FitCrashedError(f"fit pool was broken ({error}); started a new one") from None
+    async def fit(self, body: bytes, encoding: Encoding) -> Fitted:
+        """Fit the page of one admitted message body in a child. Raises FitFailedError."""
+        loop = self._loop
+        if loop is None or self._closing:
+            raise RuntimeError("FitPool.fit called before start() or after close()")
+        task = _Task(ENCODING_FRAMES[encoding], body, loop.create_future())
+        self._waiting.append(task)
         self._in_flight += 1
         try:
-            return await asyncio.wrap_future(future)
-        except TimeoutError:
-            self._on_restart(RestartReason.TIMEOUT)
-            raise FitTimeoutError(
-                f"fit ran past the {self._timeout:g} s timeout; its process was killed"
-            ) from None
-        except ProcessExpired as error:
-            self._on_restart(RestartReason.CRASHED)
-            raise FitCrashedError(
-                f"fit process {error.pid} died: {_describe_exit(error.exitcode)}"
-            ) from None
-        except BrokenProcessPool as error:
-            self._replace(pool, RestartReason.BROKEN)
-            raise FitCrashedError(f"fit pool broke: {error}") from None
-        except Exception as error:  # noqa: BLE001 - whatever the child raised, pickled back
-            # Raised inside the fit (blockdensity promises it never does): a
-            # bug, which a retry repeats until the delivery limit.
-            raise FitCrashedError(f"fit raised {type(error).__name__}: {error}") from None
+            self._dispatch()
+            # A cancelled caller leaves its page to finish in the child (the
+            # answer is dropped): killing the child would cost a restart.
+            return await task.future
         finally:
             self._in_flight -= 1
+
+    # --- children ----------------------------------------------------------------
+
+    def _spawn(self) -> None:
+        """Start one child; it takes pages once it has said Ready."""
+        loop = self._loop
+        assert loop is not None  # noqa: S101 - start() ran
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        process = self._context.Process(
+            target=serve,
+            args=(theirs, self._profile, self._output_blocks, self._function),
+            name="blockdensity-fit",
+            daemon=True,
+        )
+        try:
+            # The forkserver starts (or restarts, if it died) here, without
+            # the broker URL in its environment: the children parse untrusted
+            # HTML with a C parser and need no credentials (a process's
+            # /proc/<pid>/environ shows the environment it was started with).
+            with _without(_CREDENTIALS):
+                multiprocessing.forkserver.ensure_running()
+                process.start()
+        except OSError as error:
+            ours.close()
+            log.error("could not start a fit process: %s; retrying in 1 s", error)  # noqa: TRY400 - the error says it all
+            self._on_restart(RestartReason.BROKEN)
+            loop.call_later(1.0, self._respawn)
+            return
+        finally:
+            theirs.close()  # the child has its own copy now
+        child = _Child(process=process, channel=_Channel(), pid=process.pid or 0)
+        child.channel.on_reply = functools.partial(self._on_reply, child)
+        self._children.append(child)
+        loop.add_reader(process.sentinel, self._on_exit, child)
+        # Its Ready waits in the socket until the transport reads it.
+        connecting = loop.create_task(loop.connect_accepted_socket(lambda: child.channel, ours))
+        self._connecting.add(connecting)
+        connecting.add_done_callback(self._connecting.discard)
+
+    def _respawn(self) -> None:
+        """Start children until `size` of them are not on their way out."""
+        while not self._closing and self._staying() < self._size:
+            before = len(self._children)
+            self._spawn()
+            if len(self._children) == before:
+                return  # could not start one; _spawn retries later
+
+    def _staying(self) -> int:
+        return sum(not child.retiring and child.killed_for is None for child in self._children)
+
+    def _on_reply(self, child: _Child, reply: FitReply) -> None:
+        if isinstance(reply, Ready):
+            child.ready = True
+            self._make_idle(child)
+        elif isinstance(reply, Pong):
+            child.pinged = False
+            child.misses = 0
+        elif isinstance(reply, Fitted | Raised):
+            task, child.task = child.task, None
+            if task is None:
+                return
+            if task.timer is not None:
+                task.timer.cancel()
+            child.done += 1
+            if not task.future.done():
+                if isinstance(reply, Fitted):
+                    task.future.set_result(reply)
+                else:
+                    # Raised inside the fit (blockdensity promises it never
+                    # does): a bug, which a retry repeats until the delivery limit.
+                    task.future.set_exception(FitCrashedError(f"fit raised {reply.error}"))
+            if self._max_tasks and child.done >= self._max_tasks:
+                self._retire(child)  # recycling is not a restart
+                self._respawn()
+            else:
+                self._make_idle(child)
+
+    def _make_idle(self, child: _Child) -> None:
+        if self._closing:
+            self._retire(child)
+            return
+        self._idle.append(child)
+        self._dispatch()
+
+    def _dispatch(self) -> None:
+        """Hand waiting pages to idle children."""
+        waiting, idle = self._waiting, self._idle
+        while waiting and idle:
+            task = waiting.popleft()
+            if task.future.done():  # its caller was cancelled while it waited
+                continue
+            child = idle.popleft()
+            child.task = task
+            child.channel.send(task.frame, task.body)
+            assert self._loop is not None  # noqa: S101 - start() ran
+            task.timer = self._loop.call_later(self._timeout, self._expire, child, task)
+
+    def _expire(self, child: _Child, task: _Task) -> None:
+        if child.task is task:
+            self._kill(child, RestartReason.TIMEOUT)
+
+    def _kill(self, child: _Child, reason: RestartReason) -> None:
+        """SIGKILL a child; its exit (the sentinel) fails its page and replaces it."""
+        if child.killed_for is None:
+            child.killed_for = reason
+        _sigkill(child.pid)
+
+    def _retire(self, child: _Child) -> None:
+        """Let a child go: closing its socket ends its loop, and it exits."""
+        child.retiring = True
+        with contextlib.suppress(ValueError):
+            self._idle.remove(child)
+        child.channel.close()
+
+    def _on_exit(self, child: _Child) -> None:
+        """The child has exited: fail its page, if it had one, and start another."""
+        loop = self._loop
+        assert loop is not None  # noqa: S101 - start() ran
+        process = child.process
+        loop.remove_reader(process.sentinel)
+        code = process.exitcode
+        process.close()
+        child.channel.close()
+        with contextlib.suppress(ValueError):
+            self._children.remove(child)
+        with contextlib.suppress(ValueError):
+            self._idle.remove(child)
+        task, child.task = child.task, None
+        if task is not None:
+            if task.timer is not None:
+                task.timer.cancel()
+            if not task.future.done():
+                task.future.set_exception(self._failure(child, code))
+        if self._closing or (child.retiring and child.killed_for is None):
+            return  # recycled, or the pool is closing: no failure
+        reason = child.killed_for or RestartReason.CRASHED
+        if task is None and child.killed_for is None:
+            log.warning(
+                "fit process %d exited while idle (%s); starting another",
+                child.pid,
+                _describe_exit(code),
+            )
+        self._on_restart(reason)
+        self._respawn()
+
+    def _failure(self, child: _Child, code: int | None) -> FitFailedError:
+        if child.killed_for is RestartReason.TIMEOUT:
+            return FitTimeoutError(
+                f"fit ran past the {self._timeout:g} s timeout; its process was killed"
+            )
+        return FitCrashedError(f"fit process {child.pid} died: {_describe_exit(code)}")
 
     # --- the watchdog ---------------------------------------------------------------
 
@@ -253,70 +379,79 @@ class FitPool:
         """
         while True:
             await asyncio.sleep(interval)
-            pool = self._pool
-            if pool is None:
-                continue
-            self._learn_children()
-            stopped = [pid for pid in self._children if _process_state(pid) in _STOPPED_STATES]
-            if stopped:
-                self._kill_and_replace(pool, stopped, RestartReason.STOPPED)
-                continue
-            if self._in_flight or not self._children:
-                continue  # busy: pings would wait behind pages and prove nothing
-            answered = await self._ping_round(pool)
-            silent = []
-            for pid in list(self._children):
-                self._children[pid] = 0 if pid in answered else self._children[pid] + 1
-                if self._children[pid] >= misses:
-                    silent.append(pid)
-            if silent and self._pool is pool:
-                self._kill_and_replace(pool, silent, RestartReason.UNRESPONSIVE)
+            for child in list(self._children):
+                if child.killed_for is not None or child.retiring:
+                    continue
+                if _process_state(child.pid) in _STOPPED_STATES:
+                    self._warn(child, RestartReason.STOPPED)
+                    self._kill(child, RestartReason.STOPPED)
+                    continue
+                if child.task is not None or not child.ready:
+                    child.pinged, child.misses = False, 0  # busy: bounded by the timeout
+                    continue
+                if child.pinged:
+                    child.misses += 1
+                    if child.misses >= misses:
+                        self._warn(child, RestartReason.UNRESPONSIVE)
+                        self._kill(child, RestartReason.UNRESPONSIVE)
+                        continue
+                else:
+                    child.pinged = True
+                    child.channel.send(Frame.PING)
 
-    def _learn_children(self) -> None:
-        """Take the pids the children reported; forget those that have exited."""
-        pids = self._pids
-        while pids is not None and not pids.empty():
-            self._children.setdefault(pids.get(), 0)
-        for pid in [pid for pid in self._children if _process_state(pid) in _GONE_STATES]:
-            del self._children[pid]
-
-    async def _ping_round(self, pool: ProcessPool) -> set[int]:
-        """The pids of the children that answered a ping (one ping per child)."""
-        futures = [
-            asyncio.wrap_future(pool.schedule(_ping, timeout=self._timeout))
-            for _ in range(self._size)
-        ]
-        answers = await asyncio.gather(*futures, return_exceptions=True)
-        return {answer for answer in answers if isinstance(answer, int)}
-
-    def _kill_and_replace(self, pool: ProcessPool, pids: list[int], reason: RestartReason) -> None:
-        for pid in pids:
-            log.warning(
-                "fit process %d is %s; killed it and starting a new pool",
-                pid,
-                reason.value,
-                extra={"pid": pid, "reason": reason.value},
-            )
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGKILL)
-        # pebble declares a pool broken once an idle child dies: replace it now,
-        # before a page finds it so.
-        self._replace(pool, reason)
-
-    def _replace(self, broken: ProcessPool, reason: RestartReason) -> None:
-        if self._pool is not broken:
-            return  # another task replaced it already
-        log.warning("fit pool replaced (%s); starting a new one", reason.value)
-        self._on_restart(reason)
-        self._pool = self._new_pool()
-        # Stopping joins pebble's threads and children: not on the event loop.
-        threading.Thread(target=_stop, args=(broken,), daemon=True).start()
+    @staticmethod
+    def _warn(child: _Child, reason: RestartReason) -> None:
+        log.warning(
+            "fit process %d is %s; killed it and starting another",
+            child.pid,
+            reason.value,
+            extra={"pid": child.pid, "reason": reason.value},
+        )
 
     async def close(self, timeout: float = 5.0) -> None:
-        """Let running fits finish (up to `timeout`), then stop every child."""
-        pool, self._pool = self._pool, None
-        if pool is not None:
-            await asyncio.to_thread(_close, pool, timeout)
+        """Let running fits finish (up to `timeout`), then stop every child.
+
+        A fit whose caller has gone (cancelled at the end of the grace
+        period) is not waited for: its child is killed at once.
+        """
+        loop = self._loop
+        if loop is None:
+            return
+        self._closing = True
+        for task in self._waiting:
+            if not task.future.done():
+                task.future.set_exception(FitCrashedError("the fit pool closed"))
+        self._waiting.clear()
+        wanted = [
+            child.task.future
+            for child in self._children
+            if child.task is not None and not child.task.future.done()
+        ]
+        if wanted:
+            await asyncio.wait(wanted, timeout=timeout)
+        for child in list(self._children):
+            if child.task is None:
+                self._retire(child)  # an idle child exits when its socket closes
+            else:
+                _sigkill(child.pid)  # still on a page nobody waits for
+        deadline = loop.time() + _EXIT_WAIT
+        while self._children and loop.time() < deadline:
+            await asyncio.sleep(0.01)
+        for child in list(self._children):
+            _sigkill(child.pid)
+        while self._children:  # SIGKILLed: each sentinel fires at once
+            await asyncio.sleep(0.01)
+        self._loop = None
+
+
+# How long closing waits for idle children to exit by themselves (they take
+# milliseconds) before it kills them.
+_EXIT_WAIT: Final = 2.0
+
+
+def _sigkill(pid: int) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, signal.SIGKILL)
 
 
 # Environment variables that may carry a secret (the URL's password).
@@ -332,23 +467,8 @@ def _without(names: tuple[str, ...]) -> Iterator[None]:
         os.environ.update(saved)
 
 
-def _stop(pool: ProcessPool) -> None:
-    pool.stop()  # type: ignore[no-untyped-call]  # pebble leaves stop() unannotated
-    pool.join()
-
-
-def _close(pool: ProcessPool, timeout: float) -> None:
-    pool.close()  # type: ignore[no-untyped-call]  # pebble leaves close() unannotated
-    try:
-        pool.join(timeout)
-    except TimeoutError:
-        _stop(pool)
-
-
-# /proc/<pid>/stat states: T stopped (a signal), t stopped by a tracer;
-# Z and X, or no such file, gone.
+# /proc/<pid>/stat states: T stopped (a signal), t stopped by a tracer.
 _STOPPED_STATES: Final = frozenset("Tt")
-_GONE_STATES: Final = frozenset("ZX?")
 
 
 def _process_state(pid: int) -> str:

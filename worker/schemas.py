@@ -21,7 +21,7 @@ from typing import Annotated, Any, Final, Generic, TypeVar
 
 import msgspec
 
-from blockdensity import Decision, Fit, Summary
+from blockdensity import Decision, FallbackReason, Fit, Summary
 from blockdensity.result import BlockKind, Metadata, summary_fields
 
 __all__ = [
@@ -30,14 +30,21 @@ __all__ = [
     "CleanPage",
     "Encoding",
     "FetchedPage",
+    "FitReply",
+    "Fitted",
     "InvalidMessageError",
+    "Pong",
+    "Raised",
+    "Ready",
     "clean_message_id",
     "clean_page",
     "decode_page",
+    "decode_reply",
     "decode_untyped",
     "encode_clean",
     "encode_fetched",
     "encode_json",
+    "encode_reply",
     "encoding_for",
     "is_html",
     "json_schemas",
@@ -189,7 +196,9 @@ def encoding_for(content_type: str | None) -> Encoding:
     return encoding
 
 
-def decode_page(body: bytes, encoding: Encoding) -> FetchedPage[bytes] | FetchedPage[str]:
+def decode_page(
+    body: bytes | bytearray | memoryview, encoding: Encoding
+) -> FetchedPage[bytes] | FetchedPage[str]:
     """Decode and validate a message body; InvalidMessageError names what was wrong."""
     try:
         if encoding is Encoding.MSGPACK:
@@ -209,6 +218,57 @@ def encode_clean(page: CleanPage, encoding: Encoding) -> bytes:
     if encoding is Encoding.MSGPACK:
         return _MSGPACK_ENCODER.encode(page)
     return _JSON_ENCODER.encode(page)
+
+
+# --- between the worker and its fit processes (worker.pool, worker.fitproc) ---
+#
+# A fit process answers each page with the output record already encoded
+# (the parent moves its bytes to the broker, never decodes or re-encodes it)
+# and the few figures the parent's metrics record. MessagePack arrays: the
+# parent decodes one of these per page.
+
+
+class Fitted(msgspec.Struct, tag="fitted", array_like=True, frozen=True):
+    """A page fitted: its CleanPage, encoded as the input was, and the figures for metrics."""
+
+    output: bytes
+    fallback_reason: FallbackReason | None
+    blocks_total: int
+    blocks_kept: int
+    fit_seconds: float
+
+    @property
+    def fallback(self) -> bool:
+        return self.fallback_reason is not None
+
+
+class Raised(msgspec.Struct, tag="raised", array_like=True, frozen=True):
+    """The fit function raised (blockdensity promises it never does): what it raised."""
+
+    error: str
+
+
+class Ready(msgspec.Struct, tag="ready", array_like=True, frozen=True):
+    """A fit process has started and takes pages."""
+
+    pid: int
+
+
+class Pong(msgspec.Struct, tag="pong", array_like=True, frozen=True):
+    """A fit process's answer to the watchdog's ping."""
+
+
+FitReply = Fitted | Raised | Ready | Pong
+_REPLY_DECODER: Final = msgspec.msgpack.Decoder(FitReply)
+
+
+def encode_reply(reply: FitReply) -> bytes:
+    return _MSGPACK_ENCODER.encode(reply)
+
+
+def decode_reply(data: bytes | bytearray | memoryview) -> FitReply:
+    """A fit process's reply (our own bytes, from our own process: msgspec raises on a bug)."""
+    return _REPLY_DECODER.decode(data)
 
 
 # For the feeder and the collector (worker.feed, worker.collect): a FetchedPage

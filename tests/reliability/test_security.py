@@ -46,10 +46,10 @@ from devkit.rabbitnode import PrivateRabbit
 from devkit.workers import http_get, running_app, start_worker, wait_for, worker_env
 from worker.amqp import HEADER_REASON
 from worker.config import Settings, load_settings
+from worker.fitproc import fit_page
 from worker.health import HealthServer
 from worker.logs import TEXT_LIMIT, JsonFormatter, TextFormatter
 from worker.metrics import Metrics
-from worker.pool import fit_page
 from worker.schemas import (
     CleanPage,
     Encoding,
@@ -72,7 +72,7 @@ _FORBIDDEN_MODULES = {
 # Allowed, with the reason:
 _ALLOWED = {
     # The fit pool: PR_SET_PDEATHSIG, so that no fit process outlives the worker.
-    ("worker/pool.py", "ctypes"),
+    ("worker/fitproc.py", "ctypes"),
     # AMQP content_encoding gzip/deflate, bounded by the body limit (a bomb is
     # too_large after at most the limit's worth of output: test_intake.py).
     ("worker/intake.py", "zlib"),

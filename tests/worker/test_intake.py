@@ -222,7 +222,7 @@ def test_a_status_outside_the_fitted_ones_is_refused_naming_the_setting() -> Non
 def _admit(body: bytes, content_encoding: str | None = None, **env: str) -> Outcome | str:
     settings = load_settings({f"BLOCKDENSITY_{key.upper()}": value for key, value in env.items()})
     try:
-        _, page = admit(
+        _, page, _ = admit(
             body,
             content_type="application/msgpack",
             content_encoding=content_encoding,

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from prometheus_client.parser import text_string_to_metric_families
 
-from blockdensity import FallbackReason, Profile
+from blockdensity import FallbackReason
 from worker.metrics import Metrics
 from worker.outcome import Outcome
-from worker.schemas import CleanPage
+from worker.schemas import Fitted
 
 SERIES = (
     "blockdensity_pages",
@@ -82,24 +82,12 @@ def test_recording() -> None:
     metrics = Metrics()
     metrics.outcome(Outcome.OK)
     metrics.outcome(Outcome.TIMEOUT)
-    page = CleanPage(
-        url="https://e.org/",
-        fetch_id=None,
-        status=200,
-        fit_seconds=0.003,
-        text="",
-        title="",
-        lang=None,
+    page = Fitted(
+        output=b"{}",
         fallback_reason=FallbackReason.NO_TEXT,
         blocks_total=7,
-        blocks_with_words=0,
         blocks_kept=7,
-        words_total=0,
-        words_kept=0,
-        profile=Profile.ARTICLE,
-        lang_detected=None,
-        lang_confidence=None,
-        text_sha256="e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+        fit_seconds=0.003,
     )
     metrics.fitted(page, 2048)
     metrics.succeeded()
