@@ -117,18 +117,20 @@ def serve(channel: socket.socket, profile: Profile, blocks: bool, function: FitF
     _conf = replace(DEFAULT_CONF, profile=profile)
     _blocks = blocks
     channel.setblocking(True)
-    _send(channel, Ready(pid=os.getpid()))
-    header = bytearray(HEADER.size)
-    while _read_exactly(channel, memoryview(header)):
-        size, kind = HEADER.unpack(header)
-        payload = bytearray(size)
-        if not _read_exactly(channel, memoryview(payload)):
-            break
-        if kind == Frame.PING:
-            _send(channel, Pong())
-        else:
-            _send(channel, answer(payload, _FRAME_ENCODINGS[Frame(kind)], function))
-    channel.close()
+    # A reset socket is the parent closing it with a ping's answer unread (at
+    # shutdown): the same as a clean close, the end of this process's work.
+    with contextlib.suppress(ConnectionError), channel:
+        _send(channel, Ready(pid=os.getpid()))
+        header = bytearray(HEADER.size)
+        while _read_exactly(channel, memoryview(header)):
+            size, kind = HEADER.unpack(header)
+            payload = bytearray(size)
+            if not _read_exactly(channel, memoryview(payload)):
+                break
+            if kind == Frame.PING:
+                _send(channel, Pong())
+            else:
+                _send(channel, answer(payload, _FRAME_ENCODINGS[Frame(kind)], function))
 
 
 def answer(body: bytes | bytearray, encoding: Encoding, function: FitFunction) -> FitReply:

@@ -32,6 +32,6 @@ class RestartReason(StrEnum):
 
     CRASHED = "crashed"  # died on a page (signal, exit)
     TIMEOUT = "timeout"  # killed at the fit timeout
-    BROKEN = "broken"  # a fit process could not be started (the forkserver failed); retried
+    BROKEN = "broken"  # a fit process could not start, or died before it was ready; retried
     STOPPED = "stopped"  # found stopped (SIGSTOP, a debugger) by the watchdog
     UNRESPONSIVE = "unresponsive"  # idle, yet answered no ping for several rounds

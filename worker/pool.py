@@ -240,9 +240,11 @@ class FitPool:
                 process.start()
         except OSError as error:
             ours.close()
-            log.error("could not start a fit process: %s; retrying in 1 s", error)  # noqa: TRY400 - the error says it all
+            log.error(  # noqa: TRY400 - the error says it all
+                "could not start a fit process: %s; retrying in %g s", error, _RESPAWN_DELAY
+            )
             self._on_restart(RestartReason.BROKEN)
-            loop.call_later(1.0, self._respawn)
+            loop.call_later(_RESPAWN_DELAY, self._respawn)
             return
         finally:
             theirs.close()  # the child has its own copy now
@@ -311,10 +313,13 @@ class FitPool:
             child.task = task
             child.channel.send(task.frame, task.body)
             assert self._loop is not None  # noqa: S101 - start() ran
-            task.timer = self._loop.call_later(self._timeout, self._expire, child, task)
+            # The timer names the page by the child's count, not by the task:
+            # a cancelled timer stays in the loop's heap for a while, and must
+            # not hold the page's body and answer there.
+            task.timer = self._loop.call_later(self._timeout, self._expire, child, child.done)
 
-    def _expire(self, child: _Child, task: _Task) -> None:
-        if child.task is task:
+    def _expire(self, child: _Child, done: int) -> None:
+        if child.task is not None and child.done == done:
             self._kill(child, RestartReason.TIMEOUT)
 
     def _kill(self, child: _Child, reason: RestartReason) -> None:
@@ -351,6 +356,18 @@ class FitPool:
                 task.future.set_exception(self._failure(child, code))
         if self._closing or (child.retiring and child.killed_for is None):
             return  # recycled, or the pool is closing: no failure
+        if not child.ready and child.killed_for is None:
+            # It died on its way up (an import failing, say): starting the
+            # next one at once would only repeat it, as fast as fork allows.
+            log.error(
+                "fit process %d exited before it was ready (%s); starting another in %g s",
+                child.pid,
+                _describe_exit(code),
+                _RESPAWN_DELAY,
+            )
+            self._on_restart(RestartReason.BROKEN)
+            loop.call_later(_RESPAWN_DELAY, self._respawn)
+            return
         reason = child.killed_for or RestartReason.CRASHED
         if task is None and child.killed_for is None:
             log.warning(
@@ -443,6 +460,9 @@ class FitPool:
             await asyncio.sleep(0.01)
         self._loop = None
 
+
+# How long a fit process that could not start waits for its successor.
+_RESPAWN_DELAY: Final = 1.0
 
 # How long closing waits for idle children to exit by themselves (they take
 # milliseconds) before it kills them.

@@ -320,3 +320,31 @@ async def test_close_waits_for_running_fits_then_stops_every_process() -> None:
     assert _fit_processes() == []
     with pytest.raises(RuntimeError, match="after close"):
         await pool.fit(b"", Encoding.MSGPACK)
+
+
+class _DiesOnArrival:
+    """A fit function whose unpickling in the fit process ends that process (status 3):
+    it stands for whatever can kill a fit process before it is ready (an import
+    that fails there, a library missing from the image)."""
+
+    def __reduce__(self) -> tuple[Callable[[int], None], tuple[int]]:
+        return os._exit, (3,)
+
+    def __call__(self, page: FetchedPage[bytes] | FetchedPage[str]) -> CleanPage:
+        raise AssertionError("never called: the process ends before it takes a page")
+
+
+async def test_a_fit_process_that_dies_before_it_is_ready_is_retried_slowly() -> None:
+    restarts: list[RestartReason] = []
+    pool = FitPool(
+        size=1, timeout=5, max_tasks=0, function=_DiesOnArrival(), on_restart=restarts.append
+    )
+    pool.start()
+    try:
+        await asyncio.sleep(1.5)
+        # A pause between the attempts, not a loop as fast as fork allows.
+        assert 1 <= len(restarts) <= 3
+        assert set(restarts) == {RestartReason.BROKEN}
+    finally:
+        await pool.close()
+    assert _fit_processes() == []
