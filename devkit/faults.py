@@ -75,3 +75,19 @@ def fit_page_with_markers(page: FetchedPage[bytes] | FetchedPage[str]) -> CleanP
         if marker in data:
             action()
     return fit_page(page)
+
+
+class _DiesOnArrival:
+    """A fit function whose unpickling in a fit process ends that process (status 3):
+    it stands for whatever kills a fit process before it is ready (an import that
+    fails there, a library missing from the image)."""
+
+    def __reduce__(self) -> tuple[Callable[[int], None], tuple[int]]:
+        return os._exit, (3,)
+
+    def __call__(self, page: FetchedPage[bytes] | FetchedPage[str]) -> CleanPage:
+        raise AssertionError("never called: the process ends before it takes a page")
+
+
+# BLOCKDENSITY_FIT_FUNCTION=devkit.faults:dies_on_arrival: no fit process ever starts.
+dies_on_arrival: Final = _DiesOnArrival()

@@ -25,7 +25,7 @@ from worker.fitproc import resolve_fit_function
 from worker.handler import Handler
 from worker.health import HealthServer
 from worker.metrics import Metrics
-from worker.pool import FitPool
+from worker.pool import FitPool, FitPoolStartError
 
 __all__ = ["App", "StartupError"]
 
@@ -106,7 +106,10 @@ class App:
         supervisor: asyncio.Task[None] | None = None
         try:
             self.pool.start()
-            await self.pool.warm_up()
+            try:
+                await self.pool.warm_up(settings.pool_start_timeout)
+            except FitPoolStartError as error:
+                raise StartupError(str(error)) from None
             watchdog = asyncio.create_task(self.pool.watch(settings.pool_watch_interval))
             log.info(
                 "fit pool: %d processes, timeout %g s, replaced every %d pages",
@@ -141,6 +144,8 @@ class App:
     async def _unready_reason(self) -> str | None:
         if self._stopping:
             return "stopping"
+        if not self.pool.live_processes:
+            return "no fit process is running (the log says why)"
         return await self.broker.unready_reason()
 
     def _on_flow(self, blocked: bool, seconds: float) -> None:

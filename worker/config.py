@@ -65,6 +65,7 @@ class Settings:
     max_tasks_per_child: int
     pool_watch_interval: float
     fit_timeout: float
+    pool_start_timeout: float
     publish_timeout: float
     max_body_bytes: int
     max_url_bytes: int
@@ -406,6 +407,13 @@ SETTINGS: Final[tuple[Setting, ...]] = (
         _seconds(0.01, 3600),
         "10",
         "Hard limit on one page's fit; past it the process is killed and replaced.",
+    ),
+    Setting(
+        "pool_start_timeout",
+        _seconds(0.1, 3600),
+        "30",
+        "At start, how long to wait for the fit processes; if none is ready by then "
+        "the worker exits with status 1 (the log says why) instead of taking pages.",
     ),
     Setting(
         "publish_timeout",

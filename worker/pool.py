@@ -55,6 +55,7 @@ __all__ = [
     "FitCrashedError",
     "FitFailedError",
     "FitPool",
+    "FitPoolStartError",
     "FitTimeoutError",
 ]
 
@@ -77,6 +78,10 @@ class FitCrashedError(FitFailedError):
     """The fit's process died (signal, exit) or the fit raised."""
 
     reason = Outcome.CRASHED
+
+
+class FitPoolStartError(RuntimeError):
+    """No fit process could be started."""
 
 
 @dataclass(eq=False)
@@ -196,10 +201,42 @@ class FitPool:
         self._closing = False
         self._respawn()
 
-    async def warm_up(self) -> None:
-        """Wait until every child has said it is ready (each has imported the fit)."""
-        while sum(child.ready for child in self._children) < self._size:
+    async def warm_up(self, timeout: float = 30.0) -> None:
+        """Wait until every child has said it is ready (each has imported the fit).
+
+        FitPoolStartError when none is after `timeout` seconds: a worker whose
+        fit processes cannot start (the log says why) must not take pages.
+        """
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while self.ready_processes < self._size:
+            if loop.time() >= deadline:
+                if self.ready_processes:
+                    log.warning(
+                        "%d of %d fit processes ready after %g s; going on with them",
+                        self.ready_processes,
+                        self._size,
+                        timeout,
+                    )
+                    return
+                raise FitPoolStartError(
+                    f"no fit process was ready after {timeout:g} s (the log above says why)"
+                )
             await asyncio.sleep(0.01)
+
+    @property
+    def ready_processes(self) -> int:
+        """Fit processes that take pages now (started, not on their way out)."""
+        return sum(
+            child.ready and not child.retiring and child.killed_for is None
+            for child in self._children
+        )
+
+    @property
+    def live_processes(self) -> int:
+        """Fit processes ready or starting, not on their way out: none means no page
+        can be fitted until a start succeeds (a recycled one's successor counts)."""
+        return self._staying()
 
     async def fit(self, body: bytes, encoding: Encoding) -> Fitted:
         """Fit the page of one admitted message body in a child. Raises FitFailedError."""

@@ -7,7 +7,10 @@ there is work in flight when the worker is interrupted.
 from __future__ import annotations
 
 import asyncio
+import os
 import signal
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -26,6 +29,7 @@ from devkit.messages import (
     page_url,
     publish_pages,
 )
+from devkit.paths import ROOT
 from devkit.procs import alive
 from devkit.workers import WorkerProcess, http_get, start_worker, wait_for, worker_env
 from worker.config import load_settings
@@ -228,3 +232,20 @@ async def test_reconnects_after_the_broker_closes_every_connection(
             assert await asyncio.to_thread(worker.process.wait, 30) == 0
         finally:
             await client.delete_topology(settings)
+
+
+def test_a_worker_whose_fit_processes_cannot_start_exits_1_and_says_why(tmp_path: Path) -> None:
+    env = worker_env(fit_function="devkit.faults:dies_on_arrival", pool_start_timeout="2")
+    worker = subprocess.run(
+        [sys.executable, "-m", "worker"],
+        env={**os.environ, **env},
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert worker.returncode == 1
+    assert "exited before it was ready (exit status 3)" in worker.stderr
+    assert "no fit process was ready after 2 s" in worker.stderr
+    assert "consuming" not in worker.stderr  # it never took a page

@@ -11,12 +11,12 @@ import msgspec
 import pytest
 
 from blockdensity import FallbackReason, fit_text
-from devkit.faults import HANG_SIGNAL, SLOW_MARKER, fit_page_with_markers
+from devkit.faults import HANG_SIGNAL, SLOW_MARKER, dies_on_arrival, fit_page_with_markers
 from devkit.messages import sample_pages
 from devkit.procs import children
 from worker.fitproc import FitFunction, fit_page, resolve_fit_function
 from worker.outcome import Outcome, RestartReason
-from worker.pool import FitCrashedError, FitPool, FitTimeoutError
+from worker.pool import FitCrashedError, FitPool, FitPoolStartError, FitTimeoutError
 from worker.schemas import CleanPage, Encoding, FetchedPage, encode_fetched
 
 
@@ -81,6 +81,7 @@ async def test_results_equal_the_in_process_fit() -> None:
     pages = sample_pages()
 
     async def run(pool: FitPool) -> None:
+        assert (pool.ready_processes, pool.live_processes) == (2, 2)
         results = await asyncio.gather(*(_fit(pool, _page(page.raw)) for page in pages))
         for page, result in zip(pages, results, strict=True):
             fit = fit_text(page.raw)
@@ -322,22 +323,10 @@ async def test_close_waits_for_running_fits_then_stops_every_process() -> None:
         await pool.fit(b"", Encoding.MSGPACK)
 
 
-class _DiesOnArrival:
-    """A fit function whose unpickling in the fit process ends that process (status 3):
-    it stands for whatever can kill a fit process before it is ready (an import
-    that fails there, a library missing from the image)."""
-
-    def __reduce__(self) -> tuple[Callable[[int], None], tuple[int]]:
-        return os._exit, (3,)
-
-    def __call__(self, page: FetchedPage[bytes] | FetchedPage[str]) -> CleanPage:
-        raise AssertionError("never called: the process ends before it takes a page")
-
-
 async def test_a_fit_process_that_dies_before_it_is_ready_is_retried_slowly() -> None:
     restarts: list[RestartReason] = []
     pool = FitPool(
-        size=1, timeout=5, max_tasks=0, function=_DiesOnArrival(), on_restart=restarts.append
+        size=1, timeout=5, max_tasks=0, function=dies_on_arrival, on_restart=restarts.append
     )
     pool.start()
     try:
@@ -345,6 +334,9 @@ async def test_a_fit_process_that_dies_before_it_is_ready_is_retried_slowly() ->
         # A pause between the attempts, not a loop as fast as fork allows.
         assert 1 <= len(restarts) <= 3
         assert set(restarts) == {RestartReason.BROKEN}
+        assert pool.ready_processes == 0
+        with pytest.raises(FitPoolStartError, match=r"no fit process was ready after 0.5 s"):
+            await pool.warm_up(0.5)
     finally:
         await pool.close()
     assert _fit_processes() == []
