@@ -192,7 +192,6 @@ class FitPool:
         self._waiting: collections.deque[_Task] = collections.deque()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._closing = False
-        self._in_flight = 0  # pages in children or waiting for one
         self._connecting: set[asyncio.Task[object]] = set()  # held, so none is collected
 
     def start(self) -> None:
@@ -236,7 +235,7 @@ class FitPool:
     def live_processes(self) -> int:
         """Fit processes ready or starting, not on their way out: none means no page
         can be fitted until a start succeeds (a recycled one's successor counts)."""
-        return self._staying()
+        return sum(not child.retiring and child.killed_for is None for child in self._children)
 
     async def fit(self, body: bytes, encoding: Encoding) -> Fitted:
         """Fit the page of one admitted message body in a child. Raises FitFailedError."""
@@ -245,19 +244,15 @@ class FitPool:
             raise RuntimeError("FitPool.fit called before start() or after close()")
         task = _Task(ENCODING_FRAMES[encoding], body, loop.create_future())
         self._waiting.append(task)
-        self._in_flight += 1
-        try:
-            self._dispatch()
-            # A cancelled caller leaves its page to finish in the child (the
-            # answer is dropped): killing the child would cost a restart.
-            return await task.future
-        finally:
-            self._in_flight -= 1
+        self._dispatch()
+        # A cancelled caller leaves its page to finish in the child (the
+        # answer is dropped): killing the child would cost a restart.
+        return await task.future
 
     # --- children ----------------------------------------------------------------
 
-    def _spawn(self) -> None:
-        """Start one child; it takes pages once it has said Ready."""
+    def _spawn(self) -> bool:
+        """Start one child (it takes pages once it has said Ready); False if it could not."""
         loop = self._loop
         assert loop is not None  # noqa: S101 - start() ran
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -282,7 +277,7 @@ class FitPool:
             )
             self._on_restart(RestartReason.BROKEN)
             loop.call_later(_RESPAWN_DELAY, self._respawn)
-            return
+            return False
         finally:
             theirs.close()  # the child has its own copy now
         child = _Child(process=process, channel=_Channel(), pid=process.pid or 0)
@@ -293,17 +288,13 @@ class FitPool:
         connecting = loop.create_task(loop.connect_accepted_socket(lambda: child.channel, ours))
         self._connecting.add(connecting)
         connecting.add_done_callback(self._connecting.discard)
+        return True
 
     def _respawn(self) -> None:
         """Start children until `size` of them are not on their way out."""
-        while not self._closing and self._staying() < self._size:
-            before = len(self._children)
-            self._spawn()
-            if len(self._children) == before:
-                return  # could not start one; _spawn retries later
-
-    def _staying(self) -> int:
-        return sum(not child.retiring and child.killed_for is None for child in self._children)
+        while not self._closing and self.live_processes < self._size:
+            if not self._spawn():
+                return  # _spawn tries again later
 
     def _on_reply(self, child: _Child, reply: FitReply) -> None:
         if isinstance(reply, Ready):
@@ -313,11 +304,9 @@ class FitPool:
             child.pinged = False
             child.misses = 0
         elif isinstance(reply, Fitted | Raised):
-            task, child.task = child.task, None
+            task = self._take_task(child)
             if task is None:
                 return
-            if task.timer is not None:
-                task.timer.cancel()
             child.done += 1
             if not task.future.done():
                 if isinstance(reply, Fitted):
@@ -359,10 +348,20 @@ class FitPool:
         if child.task is not None and child.done == done:
             self._kill(child, RestartReason.TIMEOUT)
 
+    def _take_task(self, child: _Child) -> _Task | None:
+        """The page a child was fitting, now off it, with its timer stopped."""
+        task, child.task = child.task, None
+        if task is not None and task.timer is not None:
+            task.timer.cancel()
+        return task
+
     def _kill(self, child: _Child, reason: RestartReason) -> None:
         """SIGKILL a child; its exit (the sentinel) fails its page and replaces it."""
         if child.killed_for is None:
             child.killed_for = reason
+        # No page may reach it between the kill and its exit.
+        with contextlib.suppress(ValueError):
+            self._idle.remove(child)
         _sigkill(child.pid)
 
     def _retire(self, child: _Child) -> None:
@@ -385,12 +384,9 @@ class FitPool:
             self._children.remove(child)
         with contextlib.suppress(ValueError):
             self._idle.remove(child)
-        task, child.task = child.task, None
-        if task is not None:
-            if task.timer is not None:
-                task.timer.cancel()
-            if not task.future.done():
-                task.future.set_exception(self._failure(child, code))
+        task = self._take_task(child)
+        if task is not None and not task.future.done():
+            task.future.set_exception(self._failure(child, code))
         if self._closing or (child.retiring and child.killed_for is None):
             return  # recycled, or the pool is closing: no failure
         if not child.ready and child.killed_for is None:

@@ -340,3 +340,19 @@ async def test_a_fit_process_that_dies_before_it_is_ready_is_retried_slowly() ->
     finally:
         await pool.close()
     assert _fit_processes() == []
+
+
+async def test_no_page_goes_to_a_fit_process_once_it_is_killed() -> None:
+    restarts: list[RestartReason] = []
+    pool = FitPool(size=1, timeout=5, max_tasks=0, on_restart=restarts.append)
+    pool.start()
+    try:
+        await pool.warm_up()
+        (child,) = pool._children  # the watchdog's kill, without its timing
+        pool._kill(child, RestartReason.STOPPED)
+        # Asked at once, before the kill's exit is seen: the page waits for the
+        # replacement instead of failing with the killed process.
+        assert (await _fit(pool, _page(b"<title>after</title>"))).title == "after"
+        assert restarts == [RestartReason.STOPPED]
+    finally:
+        await pool.close()
