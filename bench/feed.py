@@ -38,10 +38,10 @@ from devkit.broker import ensure_rabbitmq, scratch_topology
 from devkit.messages import corpus_pages
 from devkit.warcs import WarcPageSpec, write_warc
 from worker.amqp import FeedPublisher, input_queue_arguments
-from worker.checkpoint import Checkpoint
 from worker.config import Settings, load_settings
-from worker.feed import FeedOptions, feed
-from worker.sources import find_sources
+from worker.feed.checkpoint import Checkpoint
+from worker.feed.feeder import FeedOptions, feed
+from worker.feed.sources import find_sources
 
 
 async def _windowed(

@@ -52,8 +52,8 @@ from devkit.corpus import DEFAULT_DATA, Page, load_pages
 from devkit.paths import ROOT
 from devkit.procs import descendants, stat_fields
 from worker.config import Settings, load_settings
-from worker.fitproc import answer, fit_page
 from worker.schemas import Encoding, clean_message_id
+from worker.stage.fitproc import answer, fit_page
 
 _TICKS = os.sysconf("SC_CLK_TCK")
 

@@ -34,9 +34,9 @@ from devkit.client import Client
 from devkit.paths import SAMPLES
 from worker.amqp import FeedPublisher
 from worker.config import load_settings
-from worker.feed import FeedOptions, feed
+from worker.feed.feeder import FeedOptions, feed
+from worker.feed.sources import find_sources
 from worker.schemas import CleanPage
-from worker.sources import find_sources
 
 _SAMPLE = re.compile(r'^(blockdensity_[a-z_]+)(?:\{([a-z_]+)="([a-z_]+)"\})? (\S+)$')
 

@@ -26,8 +26,8 @@ from typing import Any
 from devkit.broker import free_port, scratch_topology
 from devkit.paths import ROOT
 from devkit.procs import descendants
-from worker.app import App
 from worker.config import Settings
+from worker.stage.app import App
 
 __all__ = ["WorkerProcess", "http_get", "running_app", "start_worker", "wait_for", "worker_env"]
 

@@ -50,7 +50,7 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         # The first import of the extra's modules (worker.app imports them all).
-        from worker.app import App, StartupError  # noqa: PLC0415
+        from worker.stage.app import App, StartupError  # noqa: PLC0415
     except ModuleNotFoundError as error:
         missing = _missing_extra(error)
         if missing is None:

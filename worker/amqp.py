@@ -36,7 +36,7 @@ from aio_pika.abc import (
 )
 
 from worker.config import Settings, redact_url
-from worker.outcome import Outcome
+from worker.stage.outcome import Outcome
 
 __all__ = [
     "HEADER_ERROR",

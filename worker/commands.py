@@ -19,7 +19,7 @@ __all__ = ["collect", "feed"]
 # import statement: the worker never imports a module by a computed name.
 def feed() -> None:
     try:
-        from worker import feed as command  # noqa: PLC0415 - see above
+        from worker.feed import feeder as command  # noqa: PLC0415 - see above
     except ModuleNotFoundError as error:
         sys.exit(_without_extra("blockdensity-feed", error))
     sys.exit(_run(command))
@@ -27,7 +27,7 @@ def feed() -> None:
 
 def collect() -> None:
     try:
-        from worker import collect as command  # noqa: PLC0415 - see above
+        from worker.collect import collector as command  # noqa: PLC0415 - see above
     except ModuleNotFoundError as error:
         sys.exit(_without_extra("blockdensity-collect", error))
     sys.exit(_run(command))

@@ -20,8 +20,8 @@ from devkit.payloads import PayloadGen, classify
 from devkit.workers import http_get, running_app, wait_for, worker_env
 from worker.amqp import HEADER_REASON
 from worker.config import Settings, load_settings
-from worker.intake import RefusedError, admit
 from worker.schemas import clean_message_id
+from worker.stage.intake import RefusedError, admit
 
 pytestmark = [pytest.mark.integration]
 

@@ -46,10 +46,7 @@ from devkit.rabbitnode import PrivateRabbit
 from devkit.workers import http_get, running_app, start_worker, wait_for, worker_env
 from worker.amqp import HEADER_REASON
 from worker.config import Settings, load_settings
-from worker.fitproc import fit_page
-from worker.health import HealthServer
 from worker.logs import TEXT_LIMIT, JsonFormatter, TextFormatter
-from worker.metrics import Metrics
 from worker.schemas import (
     CleanPage,
     Encoding,
@@ -58,6 +55,9 @@ from worker.schemas import (
     decode_page,
     encode_clean,
 )
+from worker.stage.fitproc import fit_page
+from worker.stage.health import HealthServer
+from worker.stage.metrics import Metrics
 
 SECRET = "s3cr3t-Pa55word"  # noqa: S105 - a test credential, the thing to look for
 

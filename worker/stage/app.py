@@ -21,11 +21,11 @@ from typing import Final
 
 from worker.amqp import Broker, Delivery
 from worker.config import Settings, redact_url
-from worker.fitproc import resolve_fit_function
-from worker.handler import Handler
-from worker.health import HealthServer
-from worker.metrics import Metrics
-from worker.pool import FitPool, FitPoolStartError
+from worker.stage.fitproc import resolve_fit_function
+from worker.stage.handler import Handler
+from worker.stage.health import HealthServer
+from worker.stage.metrics import Metrics
+from worker.stage.pool import FitPool, FitPoolStartError
 
 __all__ = ["App", "StartupError"]
 

@@ -18,11 +18,11 @@ from devkit.corpus import DEFAULT_DATA
 from devkit.messages import corpus_pages
 from devkit.paths import ROOT
 from devkit.warcs import WarcPageSpec, write_warc
-from worker.checkpoint import Checkpoint, CheckpointError
-from worker.progress import Progress
+from worker.feed.checkpoint import Checkpoint, CheckpointError
+from worker.feed.progress import Progress
+from worker.feed.sources import find_sources
+from worker.feed.warc import read_warc, seekable_offset
 from worker.schemas import Encoding, decode_page
-from worker.sources import find_sources
-from worker.warc import read_warc, seekable_offset
 
 WARCS = DEFAULT_DATA / "warc"
 CC = WARCS / "cc-main-2024-22-one-page.warc.gz"

@@ -5,9 +5,9 @@ from __future__ import annotations
 from prometheus_client.parser import text_string_to_metric_families
 
 from blockdensity import FallbackReason
-from worker.metrics import Metrics
-from worker.outcome import Outcome
 from worker.schemas import Fitted
+from worker.stage.metrics import Metrics
+from worker.stage.outcome import Outcome
 
 SERIES = (
     "blockdensity_pages",

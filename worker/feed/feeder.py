@@ -38,12 +38,12 @@ from pathlib import Path
 from typing import Final, TextIO
 
 from worker.amqp import FeedPublisher, PublishFailedError
-from worker.checkpoint import Checkpoint, CheckpointError, FileMark
 from worker.config import ConfigError, Settings, load_settings, redact_url
+from worker.feed.checkpoint import Checkpoint, CheckpointError, FileMark
+from worker.feed.progress import Progress
+from worker.feed.sources import DEFAULT_BASE_URL, Item, Source, SourceError, find_sources
+from worker.feed.warc import seekable_offset
 from worker.logs import setup_command_logging
-from worker.progress import Progress
-from worker.sources import DEFAULT_BASE_URL, Item, Source, SourceError, find_sources
-from worker.warc import seekable_offset
 
 __all__ = ["FeedOptions", "Tally", "feed", "main"]
 
@@ -447,7 +447,3 @@ def _summary(out: TextIO, tally: Tally, seconds: float, *, dry_run: bool) -> Non
 def run() -> None:
     """The console script's entry point."""
     sys.exit(main())
-
-
-if __name__ == "__main__":
-    run()

@@ -45,8 +45,9 @@ from typing import Any, Final
 from blockdensity.decode import decode_html
 from worker.amqp import HEADER_ERROR, HEADER_QUEUE, HEADER_REASON, Incoming, QueueReader
 from worker.amqp import PublishFailedError as BrokerError
+from worker.collect.rotation import RotatingFile, repair_gzip_members, repair_lines
+from worker.collect.wet import conversion_record, warcinfo_record
 from worker.config import ConfigError, Settings, load_settings
-from worker.intake import RefusedError, decode_content_encoding
 from worker.logs import setup_command_logging
 from worker.schemas import (
     InvalidMessageError,
@@ -55,8 +56,7 @@ from worker.schemas import (
     encode_json,
     encoding_for,
 )
-from worker.sinks import RotatingFile, repair_gzip_members, repair_lines
-from worker.wet import conversion_record, warcinfo_record
+from worker.stage.intake import RefusedError, decode_content_encoding
 
 __all__ = ["CollectOptions", "collect", "main"]
 
@@ -312,7 +312,3 @@ def main(argv: Sequence[str] | None = None) -> int:
 def run() -> None:
     """The console script's entry point."""
     sys.exit(main())
-
-
-if __name__ == "__main__":
-    run()

@@ -40,7 +40,8 @@ from multiprocessing.process import BaseProcess
 from typing import Final
 
 from blockdensity import DEFAULT_CONF, Profile
-from worker.fitproc import (
+from worker.schemas import Encoding, FitReply, Fitted, Pong, Raised, Ready, decode_reply
+from worker.stage.fitproc import (
     ENCODING_FRAMES,
     HEADER,
     FitFunction,
@@ -48,8 +49,7 @@ from worker.fitproc import (
     fit_page,
     serve,
 )
-from worker.outcome import Outcome, RestartReason
-from worker.schemas import Encoding, FitReply, Fitted, Pong, Raised, Ready, decode_reply
+from worker.stage.outcome import Outcome, RestartReason
 
 __all__ = [
     "FitCrashedError",
@@ -186,7 +186,9 @@ class FitPool:
         self._context = multiprocessing.get_context("forkserver")
         # Children fork from a server that has imported the fit already,
         # and that dies with this process (see worker/forkserver_preload.py).
-        self._context.set_forkserver_preload(["worker.fitproc", "worker.forkserver_preload"])
+        self._context.set_forkserver_preload(
+            ["worker.stage.fitproc", "worker.stage.forkserver_preload"]
+        )
         self._children: list[_Child] = []
         self._idle: collections.deque[_Child] = collections.deque()
         self._waiting: collections.deque[_Task] = collections.deque()

@@ -24,7 +24,6 @@ from typing import Any, Final, NamedTuple
 from urllib.parse import urlsplit
 
 from worker.config import Settings, describe_statuses
-from worker.outcome import Outcome
 from worker.schemas import (
     Encoding,
     FetchedPage,
@@ -33,6 +32,7 @@ from worker.schemas import (
     encoding_for,
     is_html,
 )
+from worker.stage.outcome import Outcome
 
 __all__ = [
     "CONTENT_CODINGS",

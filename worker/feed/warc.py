@@ -28,8 +28,8 @@ from typing import BinaryIO, Final
 
 from fastwarc.warc import ArchiveIterator, WarcRecord, WarcRecordType
 
-from worker.intake import RefusedError, decode_content_encoding
 from worker.schemas import is_html
+from worker.stage.intake import RefusedError, decode_content_encoding
 
 __all__ = ["Entry", "WarcPage", "is_warc", "read_warc", "seekable_offset"]
 

@@ -14,10 +14,10 @@ from blockdensity import FallbackReason, fit_text
 from devkit.faults import HANG_SIGNAL, SLOW_MARKER, dies_on_arrival, fit_page_with_markers
 from devkit.messages import sample_pages
 from devkit.procs import children
-from worker.fitproc import FitFunction, fit_page, resolve_fit_function
-from worker.outcome import Outcome, RestartReason
-from worker.pool import FitCrashedError, FitPool, FitPoolStartError, FitTimeoutError
 from worker.schemas import CleanPage, Encoding, FetchedPage, encode_fetched
+from worker.stage.fitproc import FitFunction, fit_page, resolve_fit_function
+from worker.stage.outcome import Outcome, RestartReason
+from worker.stage.pool import FitCrashedError, FitPool, FitPoolStartError, FitTimeoutError
 
 
 def _page(body: bytes, charset: str | None = None) -> FetchedPage[bytes]:

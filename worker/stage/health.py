@@ -20,7 +20,7 @@ from collections.abc import Awaitable, Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import ClassVar
 
-from worker.metrics import Metrics
+from worker.stage.metrics import Metrics
 
 __all__ = ["HealthServer"]
 

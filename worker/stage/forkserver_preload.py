@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import sys
 
-from worker.fitproc import die_with_parent
+from worker.stage.fitproc import die_with_parent
 
 # The forkserver runs as `python -c "from multiprocessing.forkserver import main; ..."`:
 # anywhere else (an import by mistake), do nothing.

@@ -26,8 +26,8 @@ from prometheus_client import (
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
 
 from blockdensity import FallbackReason
-from worker.outcome import Outcome, RestartReason
 from worker.schemas import Fitted
+from worker.stage.outcome import Outcome, RestartReason
 
 __all__ = ["Metrics"]
 

@@ -21,11 +21,11 @@ from typing import Final
 
 from worker.amqp import Broker, Delivery, PublishFailedError
 from worker.config import Settings
-from worker.intake import Admitted, RefusedError, admit
-from worker.metrics import Metrics
-from worker.outcome import Outcome
-from worker.pool import FitFailedError, FitPool
 from worker.schemas import Encoding, clean_message_id
+from worker.stage.intake import Admitted, RefusedError, admit
+from worker.stage.metrics import Metrics
+from worker.stage.outcome import Outcome
+from worker.stage.pool import FitFailedError, FitPool
 
 __all__ = ["Handler"]
 

@@ -10,7 +10,7 @@ import msgspec
 import pytest
 
 from worker.config import describe_statuses, load_settings, parse_statuses
-from worker.intake import (
+from worker.stage.intake import (
     RefusedError,
     admit,
     binary_kind,
@@ -18,7 +18,7 @@ from worker.intake import (
     check_url,
     decode_content_encoding,
 )
-from worker.outcome import Outcome
+from worker.stage.outcome import Outcome
 
 PAGE = b"<!DOCTYPE html><html><body><p>" + b"words " * 200 + b"</p></body></html>"
 

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Final
 from urllib.parse import quote
 
+from worker.feed.warc import is_warc, read_warc
 from worker.schemas import (
     Encoding,
     FetchedPage,
@@ -26,7 +27,6 @@ from worker.schemas import (
     encode_fetched,
     is_html,
 )
-from worker.warc import is_warc, read_warc
 
 __all__ = [
     "DEFAULT_BASE_URL",
