@@ -32,8 +32,8 @@ import msgspec
 from devkit.broker import ensure_rabbitmq, free_port, scratch_topology
 from devkit.client import Client
 from devkit.paths import SAMPLES
-from worker.amqp import FeedPublisher
-from worker.config import load_settings
+from worker.amqp.publisher import FeedPublisher
+from worker.config import StageSettings
 from worker.feed.feeder import FeedOptions, feed
 from worker.feed.sources import find_sources
 from worker.schemas import CleanPage
@@ -121,7 +121,7 @@ async def _demo(samples: list[Path], lines: int) -> int:
         "BLOCKDENSITY_HTTP_HOST": "127.0.0.1",
         "BLOCKDENSITY_HTTP_PORT": str(port),
     }
-    settings = load_settings({**os.environ, **env})
+    settings = StageSettings.from_env({**os.environ, **env})
     log = Path(tempfile.gettempdir()) / f"blockdensity-demo-{settings.input_queue}.log"
     print(f"starting: python -m worker  (queue {settings.input_queue})")
     with log.open("wb") as out:

@@ -19,7 +19,7 @@ from devkit.paths import ROOT
 from devkit.warcs import WarcPageSpec, write_warc
 from devkit.workers import WorkerProcess, start_worker
 from tests.worker.programs import collected_lines, start_program, wait_until
-from worker.config import Settings
+from worker.config import StageSettings
 
 pytestmark = pytest.mark.integration
 
@@ -30,7 +30,7 @@ CC = DEFAULT_DATA / "warc" / "cc-main-2024-22-one-page.warc.gz"
 async def test_a_crawl_end_to_end_every_text_is_the_fit_of_its_bytes(
     tmp_path: Path,
     client: Client,
-    settings: Settings,
+    settings: StageSettings,
     env: dict[str, str],
     worker_processes: list[WorkerProcess],
 ) -> None:

@@ -1,4 +1,4 @@
-"""WET records: a clean page as a WARC conversion record, as Common Crawl writes its text.
+"""WET out: a clean page as a WARC conversion record, as Common Crawl writes its text.
 
 Each file begins with a warcinfo record; each page is one `conversion`
 record, gzip-compressed on its own (so that a reader may seek to any
@@ -26,7 +26,12 @@ import uuid
 from datetime import UTC, datetime
 from typing import Any, Final
 
-__all__ = ["conversion_record", "record_uuid", "warcinfo_record"]
+from worker.amqp.reader import Incoming
+from worker.collect.records import OutputFormat, decoded
+from worker.collect.rotation import repair_gzip_members
+from worker.schemas import InvalidMessageError
+
+__all__ = ["WET", "conversion_record", "record_uuid", "warcinfo_record"]
 
 _SOFTWARE: Final = "blockdensity-collect"
 
@@ -100,3 +105,18 @@ def _date(value: object) -> str:
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
     return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _wet_record(message: Incoming) -> bytes:
+    try:
+        clean = decoded(message)
+    except InvalidMessageError as error:
+        clean = {"url": "", "title": "", "text": f"undecodable output: {error}"}
+    if not isinstance(clean, dict):
+        clean = {"url": "", "title": "", "text": "output is not a CleanPage object"}
+    return conversion_record(clean, message.message_id)
+
+
+WET: Final = OutputFormat(
+    "wet", ".warc.wet.gz", _wet_record, repair_gzip_members, header=warcinfo_record
+)

@@ -1,5 +1,23 @@
-"""python -m worker.feed: blockdensity-feed."""
+"""blockdensity-feed's entry point, and `python -m worker.feed`.
 
-from worker.feed.feeder import run
+The command (worker.feed.cli) is imported here behind a guard: without the
+"worker" extra (FastWARC, aio-pika) the user is told what to install.
+"""
 
-run()
+from __future__ import annotations
+
+import sys
+
+from worker.extras import without_extra
+
+
+def run() -> None:
+    try:
+        from worker.feed.cli import main  # noqa: PLC0415 - see above
+    except ModuleNotFoundError as error:
+        sys.exit(without_extra("blockdensity-feed", error))
+    sys.exit(main())
+
+
+if __name__ == "__main__":
+    run()

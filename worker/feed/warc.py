@@ -1,10 +1,10 @@
-"""WARC files in: each record as the feeder counts it, HTML responses as pages (the only
-importer of fastwarc).
+"""WARC files in (`.warc`, `.warc.gz`): each record as the feeder counts it, HTML responses
+as pages (the only importer of fastwarc).
 
 A record is read with FastWARC, its HTTP headers parsed and its chunked
 transfer coding undone by FastWARC; its Content-Encoding (gzip, deflate)
-is undone by the worker's own decoder (worker.intake), with the same body
-limit, so that what the feeder sends is what the worker would have decoded.
+is undone by the stage's own decoder (worker.content), with the same body
+limit, so that what the feeder sends is what the stage would have decoded.
 
 Every record comes out as an Entry with the offset it starts at in the file
 (in the compressed file for a .warc.gz: FastWARC's stream position, which is
@@ -28,10 +28,17 @@ from typing import BinaryIO, Final
 
 from fastwarc.warc import ArchiveIterator, WarcRecord, WarcRecordType
 
-from worker.schemas import is_html
-from worker.stage.intake import RefusedError, decode_content_encoding
+from worker.content import (
+    ContentCodingError,
+    TruncatedBodyError,
+    decode_content_encoding,
+    is_html,
+    media_type,
+)
+from worker.feed.inputs import InputFormat, Item, Source, msgpack_message
+from worker.schemas import FetchedPage
 
-__all__ = ["Entry", "WarcPage", "is_warc", "read_warc", "seekable_offset"]
+__all__ = ["WARC", "Entry", "WarcPage", "read_warc", "seekable_offset"]
 
 _GZIP_MAGIC: Final = b"\x1f\x8b\x08"
 _WARC_LINE: Final = b"WARC/1."
@@ -65,10 +72,25 @@ class Entry:
     problem: str | None = None  # what was wrong, for kind "bad" and skipped pages
 
 
-def is_warc(path: Path) -> bool:
-    """Whether `path` is named as a WARC file (.warc, .warc.gz)."""
-    name = path.name.lower()
-    return name.endswith((".warc", ".warc.gz"))
+def _items(source: Source, start: int, max_body: int) -> Iterator[Item]:
+    """The feeder's items of a WARC: a record each, a page for each HTML response."""
+    for entry in read_warc(source.path, start, max_body=max_body):
+        page = entry.page
+        message = None
+        if page is not None:
+            fetched = FetchedPage(
+                url=page.url,
+                body=page.body,
+                charset=page.charset,
+                content_type=page.content_type,
+                status=page.status,
+                fetched_at=page.fetched_at,
+                fetch_id=page.record_id,
+            )
+            message = msgpack_message(fetched, page.record_id)
+        yield Item(
+            entry.offset, entry.kind, entry.content_type, entry.status, entry.problem, message
+        )
 
 
 def read_warc(path: Path, start: int = 0, *, max_body: int) -> Iterator[Entry]:
@@ -137,7 +159,7 @@ def _entry(record: WarcRecord, max_body: int) -> Entry:  # noqa: PLR0911 - one r
     if status is None or not 100 <= status <= 599:  # HTTP's range
         return Entry(offset, "bad", problem=f"response record of {url} has no HTTP status line")
     content_type = record.http_content_type
-    media = (content_type or "").partition(";")[0].strip().lower() or None
+    media = media_type(content_type)
     if not is_html(content_type):
         return Entry(offset, "not_html", content_type=media, status=status)
     body = record.reader.read(max_body + 1)
@@ -152,10 +174,11 @@ def _entry(record: WarcRecord, max_body: int) -> Entry:  # noqa: PLR0911 - one r
     coding = record.http_headers.get("Content-Encoding")
     try:
         body = decode_content_encoding(body, coding, max_body)
-    except RefusedError as error:
+    except ContentCodingError as error:
+        # Cut short is a broken record; a coding we cannot undo is the page's own.
         return Entry(
             offset,
-            "bad" if "truncated" in str(error) else "undecodable",
+            "bad" if isinstance(error, TruncatedBodyError) else "undecodable",
             content_type=media,
             status=status,
             problem=f"payload of {url}: {error}",
@@ -195,3 +218,12 @@ def _next_record_start(path: Path, after: int, *, gzipped: bool) -> int | None:
             return None if found < 0 else found
         found = data.find(b"\n" + _WARC_LINE, after - 1)
         return None if found < 0 else found + 1
+
+
+WARC: Final = InputFormat(
+    "warc",
+    (".warc", ".warc.gz"),
+    _items,
+    can_start_at=seekable_offset,
+    why_not="a WARC gzipped as one stream?",
+)

@@ -19,8 +19,8 @@ import logging
 import signal
 from typing import Final
 
-from worker.amqp import Broker, Delivery
-from worker.config import Settings, redact_url
+from worker.amqp.broker import Broker, Delivery
+from worker.config import StageSettings, redact_url
 from worker.stage.fitproc import resolve_fit_function
 from worker.stage.handler import Handler
 from worker.stage.health import HealthServer
@@ -39,7 +39,7 @@ class StartupError(RuntimeError):
 
 
 class App:
-    def __init__(self, settings: Settings, metrics: Metrics | None = None) -> None:
+    def __init__(self, settings: StageSettings, metrics: Metrics | None = None) -> None:
         self.settings = settings
         self.metrics = metrics or Metrics()
         self.broker = Broker(settings)

@@ -1,16 +1,13 @@
 """A fit process: pages in over a socket, each one's output record out, until the socket closes.
 
-The worker (worker.pool) starts several of these from a forkserver and talks
-to each over its own Unix socket, in frames: a header (payload length, kind)
-and the payload. What the parent sends is the message body as the broker
-delivered it (checked by worker.intake already, its content coding undone);
-this process decodes it into a FetchedPage, fits it, builds its CleanPage and
-encodes that as the input was encoded. So the parent never re-encodes a page
-for the pipe, never pickles, and never touches the output record: it moves
-bytes. What comes back is a `worker.schemas.FitReply`.
-
-Nothing crosses the boundary by pickle: a frame's payload is either the
-message body (which the parent admitted) or our own MessagePack record.
+The stage's pool (worker.stage.pool) starts several of these from a
+forkserver and talks to each over its own Unix socket, in frames
+(worker.stage.ipc). What the parent sends is the message body as the broker
+delivered it (checked by worker.stage.intake already, its content coding
+undone); this process decodes it into a FetchedPage, fits it, builds its
+CleanPage and encodes that as the input was encoded. So the parent never
+re-encodes a page for the pipe, never pickles, and never touches the output
+record: it moves bytes.
 """
 
 from __future__ import annotations
@@ -21,33 +18,27 @@ import os
 import pkgutil
 import signal
 import socket
-import struct
 import time
 from collections.abc import Callable
 from dataclasses import replace
-from enum import IntEnum
 from typing import Final, cast
 
 from blockdensity import DEFAULT_CONF, Conf, Profile, fit_text
-from worker.schemas import (
-    CleanPage,
-    Encoding,
-    FetchedPage,
+from worker.schemas import CleanPage, Encoding, FetchedPage, clean_page, decode_page, encode_message
+from worker.stage.ipc import (
+    FRAME_ENCODINGS,
+    HEADER,
     FitReply,
     Fitted,
+    Frame,
     Pong,
     Raised,
     Ready,
-    clean_page,
-    decode_page,
-    encode_clean,
     encode_reply,
 )
 
 __all__ = [
-    "HEADER",
     "FitFunction",
-    "Frame",
     "answer",
     "die_with_parent",
     "fit_page",
@@ -57,23 +48,6 @@ __all__ = [
 
 # What a fit process runs on each page; fit_page unless configured.
 FitFunction = Callable[[FetchedPage[bytes] | FetchedPage[str]], CleanPage]
-
-# A frame's header: payload length (little-endian u32), then its kind.
-HEADER: Final = struct.Struct("<IB")
-
-
-class Frame(IntEnum):
-    """What a frame carries. Parent to child: a page (by its encoding) or a ping."""
-
-    FIT_MSGPACK = 1
-    FIT_JSON = 2
-    PING = 3
-    REPLY = 4  # child to parent: a FitReply
-
-
-ENCODING_FRAMES: Final = {Encoding.MSGPACK: Frame.FIT_MSGPACK, Encoding.JSON: Frame.FIT_JSON}
-_FRAME_ENCODINGS: Final = {frame: encoding for encoding, frame in ENCODING_FRAMES.items()}
-
 
 # The fit's configuration in this process, set once by `serve`.
 _conf: Conf = DEFAULT_CONF
@@ -130,7 +104,7 @@ def serve(channel: socket.socket, profile: Profile, blocks: bool, function: FitF
             if kind == Frame.PING:
                 _send(channel, Pong())
             else:
-                _send(channel, answer(payload, _FRAME_ENCODINGS[Frame(kind)], function))
+                _send(channel, answer(payload, FRAME_ENCODINGS[Frame(kind)], function))
 
 
 def answer(body: bytes | bytearray, encoding: Encoding, function: FitFunction) -> FitReply:
@@ -139,7 +113,7 @@ def answer(body: bytes | bytearray, encoding: Encoding, function: FitFunction) -
         page = decode_page(body, encoding)  # admitted by the parent: this cannot refuse it
         clean = function(page)
         return Fitted(
-            output=encode_clean(clean, encoding),
+            output=encode_message(clean, encoding),
             fallback_reason=clean.fallback_reason,
             blocks_total=clean.blocks_total,
             blocks_kept=clean.blocks_kept,

@@ -10,6 +10,11 @@ Every path settles the message exactly once, and only in one of three ways:
 
 Dead-lettering is a publish to the dead-letter exchange with the reason in
 headers, followed by the ack: a reject cannot carry headers.
+
+The handler takes the broker, the delivery and the pool by what it asks of
+them (Outbound, Inbound, Fitter below): worker.amqp.broker and
+worker.stage.pool in the stage, small fakes in the unit test of these rules
+(tests/worker/stage/test_handler.py).
 """
 
 from __future__ import annotations
@@ -17,17 +22,18 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-from typing import Final
+from typing import Final, Generic, Protocol, TypeVar
 
-from worker.amqp import Broker, Delivery, PublishFailedError
-from worker.config import Settings
+from worker.amqp.errors import PublishFailedError
+from worker.config import StageSettings
 from worker.schemas import Encoding, clean_message_id
 from worker.stage.intake import Admitted, RefusedError, admit
+from worker.stage.ipc import Fitted
 from worker.stage.metrics import Metrics
 from worker.stage.outcome import Outcome
-from worker.stage.pool import FitFailedError, FitPool
+from worker.stage.pool import FitFailedError
 
-__all__ = ["Handler"]
+__all__ = ["Fitter", "Handler", "Inbound", "Outbound"]
 
 log = logging.getLogger(__name__)
 
@@ -36,10 +42,59 @@ _INLINE_DECOMPRESSION: Final = 64 * 1024
 _OUTPUT_TYPES: Final = {Encoding.JSON: "application/json", Encoding.MSGPACK: "application/msgpack"}
 
 
-class Handler:
+class Inbound(Protocol):
+    """A delivery as the handler reads and settles it (worker.amqp.broker.Delivery).
+
+    Each settle returns False when it could not be sent (the broker will
+    redeliver); `settled` is set by the first, and a second is a bug.
+    """
+
+    received: float  # the event loop's time at receipt
+    settled: bool
+
+    @property
+    def body(self) -> bytes: ...
+    @property
+    def content_type(self) -> str | None: ...
+    @property
+    def content_encoding(self) -> str | None: ...
+    @property
+    def message_id(self) -> str | None: ...
+    @property
+    def delivery_count(self) -> int: ...
+    async def ack(self) -> bool: ...
+    async def requeue(self) -> bool: ...
+    async def release(self) -> bool: ...
+
+
+InboundT = TypeVar("InboundT", bound=Inbound)
+InboundT_contra = TypeVar("InboundT_contra", bound=Inbound, contravariant=True)
+
+
+class Outbound(Protocol[InboundT_contra]):
+    """The broker as the handler uses it (worker.amqp.broker.Broker): publishes that return
+    once confirmed and raise PublishFailedError otherwise."""
+
+    async def publish_output(self, body: bytes, *, content_type: str, message_id: str) -> None: ...
+    async def dead_letter(self, delivery: InboundT_contra, reason: str, error: str) -> None: ...
+
+
+class Fitter(Protocol):
+    """The fit pool as the handler uses it (worker.stage.pool.FitPool)."""
+
+    async def fit(self, body: bytes, encoding: Encoding) -> Fitted: ...
+
+
+class Handler(Generic[InboundT]):
     """Handles deliveries; `handle` returns the outcome it counted."""
 
-    def __init__(self, settings: Settings, broker: Broker, pool: FitPool, metrics: Metrics) -> None:
+    def __init__(
+        self,
+        settings: StageSettings,
+        broker: Outbound[InboundT],
+        pool: Fitter,
+        metrics: Metrics,
+    ) -> None:
         self._settings = settings
         self._broker = broker
         self._pool = pool
@@ -49,7 +104,7 @@ class Handler:
         # pool: this keeps the pool's backlog at the prefetch all the same.
         self._fit_slots = asyncio.Semaphore(settings.prefetch)
 
-    async def handle(self, delivery: Delivery) -> Outcome | None:
+    async def handle(self, delivery: InboundT) -> Outcome | None:
         """Handle one delivery; None when cancelled (and requeued)."""
         metrics = self._metrics
         metrics.in_flight.inc()
@@ -76,7 +131,7 @@ class Handler:
         metrics.outcome(outcome)
         return outcome
 
-    async def _handle(self, delivery: Delivery) -> Outcome:
+    async def _handle(self, delivery: InboundT) -> Outcome:
         try:
             encoding, page, body = await self._admit(delivery)
         except RefusedError as error:
@@ -123,8 +178,8 @@ class Handler:
             )
         return outcome
 
-    async def _admit(self, delivery: Delivery) -> Admitted:
-        """worker.intake's checks; a large compressed body is decompressed off the loop."""
+    async def _admit(self, delivery: InboundT) -> Admitted:
+        """worker.stage.intake's checks; a large compressed body is decompressed off the loop."""
         check = functools.partial(
             admit,
             delivery.body,
@@ -136,7 +191,7 @@ class Handler:
             return await asyncio.to_thread(check)  # zlib lets go of the GIL
         return check()
 
-    async def _fit_failed(self, delivery: Delivery, url: str, error: FitFailedError) -> Outcome:
+    async def _fit_failed(self, delivery: InboundT, url: str, error: FitFailedError) -> Outcome:
         """Requeue; on the last delivery the broker allows, dead-letter with the reason.
 
         The broker's count (x-delivery-count) decides when a page has had its
@@ -161,7 +216,7 @@ class Handler:
         return error.reason
 
     async def _dead_letter(
-        self, delivery: Delivery, reason: Outcome, error: str, url: str | None = None
+        self, delivery: InboundT, reason: Outcome, error: str, url: str | None = None
     ) -> Outcome:
         try:
             await self._broker.dead_letter(delivery, reason, error)
@@ -178,20 +233,17 @@ class Handler:
         await self._ack(delivery)
         return reason
 
-    async def _ack(self, delivery: Delivery) -> bool:
-        if await delivery.ack():
-            return True
-        self._metrics.ack_failures.inc()
-        return False
+    async def _ack(self, delivery: InboundT) -> bool:
+        return self._counted(await delivery.ack())
 
-    async def _requeue(self, delivery: Delivery) -> bool:
-        if await delivery.requeue():
-            return True
-        self._metrics.ack_failures.inc()
-        return False
+    async def _requeue(self, delivery: InboundT) -> bool:
+        return self._counted(await delivery.requeue())
 
-    async def _release(self, delivery: Delivery) -> bool:
-        if await delivery.release():
-            return True
-        self._metrics.ack_failures.inc()
-        return False
+    async def _release(self, delivery: InboundT) -> bool:
+        return self._counted(await delivery.release())
+
+    def _counted(self, settled: bool) -> bool:
+        """A settle's result, a failed one counted (the broker redelivers that message)."""
+        if not settled:
+            self._metrics.ack_failures.inc()
+        return settled

@@ -5,10 +5,10 @@ reason) and a text saying what was wrong and where, as msgspec's errors do.
 Cheap checks first, and nothing here parses HTML:
 
 1. the body's size, before anything else reads it (`too_large`);
-2. the AMQP content_encoding: gzip and deflate are decoded, with the body
-   limit applied to what comes out, so that a decompression bomb is
-   `too_large` after at most the limit's worth of work; any other coding is
-   `invalid`, named;
+2. the AMQP content_encoding: gzip and deflate are decoded (worker.content),
+   with the body limit applied to what comes out, so that a decompression
+   bomb is `too_large` after at most the limit's worth of work; any other
+   coding, or a body that is not what its coding says, is `invalid`, named;
 3. the FetchedPage's fields (worker.schemas): `invalid`;
 4. the URL: absolute http(s), no control characters, bounded (`invalid`);
 5. the HTTP content type and the body's first bytes: a body that is not text
@@ -19,31 +19,21 @@ Cheap checks first, and nothing here parses HTML:
 from __future__ import annotations
 
 import re
-import zlib
 from typing import Any, Final, NamedTuple
 from urllib.parse import urlsplit
 
-from worker.config import Settings, describe_statuses
-from worker.schemas import (
-    Encoding,
-    FetchedPage,
-    InvalidMessageError,
-    decode_page,
-    encoding_for,
+from worker.config import StageSettings, describe_statuses
+from worker.content import (
+    BodyTooLargeError,
+    ContentCodingError,
+    UnsupportedCodingError,
+    decode_content_encoding,
     is_html,
 )
+from worker.schemas import Encoding, FetchedPage, InvalidMessageError, decode_page, encoding_for
 from worker.stage.outcome import Outcome
 
-__all__ = [
-    "CONTENT_CODINGS",
-    "Admitted",
-    "RefusedError",
-    "admit",
-    "binary_kind",
-    "check_status",
-    "check_url",
-    "decode_content_encoding",
-]
+__all__ = ["Admitted", "RefusedError", "admit", "binary_kind", "check_status", "check_url"]
 
 
 def admit(
@@ -51,7 +41,7 @@ def admit(
     *,
     content_type: str | None,
     content_encoding: str | None,
-    settings: Settings,
+    settings: StageSettings,
 ) -> Admitted:
     """The message's encoding, page and body, once every check has passed; else RefusedError."""
     limit = settings.max_body_bytes
@@ -61,7 +51,16 @@ def admit(
             f"message body of {len(body)} bytes is over the limit of {limit} "
             "(BLOCKDENSITY_MAX_BODY_BYTES)",
         )
-    body = decode_content_encoding(body, content_encoding, limit)
+    try:
+        body = decode_content_encoding(body, content_encoding, limit)
+    except BodyTooLargeError as error:
+        raise RefusedError(
+            Outcome.TOO_LARGE, f"message {error} (BLOCKDENSITY_MAX_BODY_BYTES)"
+        ) from None
+    except UnsupportedCodingError as error:
+        raise RefusedError(Outcome.INVALID, f"AMQP {error}") from None
+    except ContentCodingError as error:
+        raise RefusedError(Outcome.INVALID, f"message {error}") from None
     try:
         encoding = encoding_for(content_type)
         page = decode_page(body, encoding)
@@ -95,52 +94,6 @@ class RefusedError(ValueError):
     def __init__(self, outcome: Outcome, message: str) -> None:
         super().__init__(message)
         self.outcome = outcome
-
-
-# --- content_encoding ---------------------------------------------------------
-
-# AMQP content_encoding values the worker decodes (HTTP's content codings).
-# "identity" and an absent property mean the body is as it is. Brotli is not
-# here: no library for it is among the worker's dependencies.
-CONTENT_CODINGS: Final = ("gzip", "x-gzip", "deflate")
-_CHUNK: Final = 256 * 1024
-
-
-def decode_content_encoding(body: bytes, coding: str | None, limit: int) -> bytes:
-    """`body` with its content coding undone; at most `limit` bytes come out."""
-    name = (coding or "").strip().lower()
-    if name in ("", "identity"):
-        return body
-    if name not in CONTENT_CODINGS:
-        raise RefusedError(
-            Outcome.INVALID,
-            f"AMQP content_encoding {coding!r} is not supported "
-            f"(the worker decodes {', '.join(CONTENT_CODINGS)}, or none)",
-        )
-    if name == "deflate":
-        # HTTP's "deflate" is zlib-wrapped, though some servers send it raw.
-        wbits = -zlib.MAX_WBITS if body[:1] and (body[0] & 0x0F) != 8 else zlib.MAX_WBITS
-    else:
-        wbits = 16 + zlib.MAX_WBITS
-    decompressor = zlib.decompressobj(wbits)
-    try:
-        # Bounded: never more than the limit plus one chunk in memory.
-        out = decompressor.decompress(body, limit + 1)
-        if len(out) > limit or decompressor.unconsumed_tail:
-            raise RefusedError(
-                Outcome.TOO_LARGE,
-                f"message body decompresses ({name}) to over the limit of {limit} bytes "
-                "(BLOCKDENSITY_MAX_BODY_BYTES)",
-            )
-        if not decompressor.eof:
-            raise RefusedError(
-                Outcome.INVALID, f"message body is truncated {name} data (no end of stream)"
-            )
-    except zlib.error as error:
-        raise RefusedError(
-            Outcome.INVALID, f"message body is not valid {name} data: {error}"
-        ) from None
-    return out
 
 
 # --- the URL --------------------------------------------------------------------

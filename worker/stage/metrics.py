@@ -1,7 +1,7 @@
 """Prometheus metrics, recorded in the parent process only.
 
 The fit processes return their figures with each page's output
-(worker.schemas.Fitted), and the parent records them, so prometheus-client's
+(worker.stage.ipc.Fitted), and the parent records them, so prometheus-client's
 multiprocess mode (files on disk, one set per child) is not needed. Each
 Metrics owns its registry, so several workers in one process (the tests) do
 not share counters.
@@ -26,7 +26,7 @@ from prometheus_client import (
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
 
 from blockdensity import FallbackReason
-from worker.schemas import Fitted
+from worker.stage.ipc import Fitted
 from worker.stage.outcome import Outcome, RestartReason
 
 __all__ = ["Metrics"]
@@ -45,39 +45,13 @@ BYTE_BUCKETS: Final = tuple(
     _KIB * k for k in (1, 4, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192)
 )
 # The fit: about 2 ms typical, tens of ms for large pages, the timeout at 10 s.
-FIT_BUCKETS: Final = (
-    0.0005,
-    0.001,
-    0.002,
-    0.005,
-    0.01,
-    0.02,
-    0.05,
-    0.1,
-    0.25,
-    0.5,
-    1.0,
-    2.5,
-    5.0,
-    10.0,
+FIT_BUCKETS: Final = tuple(
+    ms / 1000 for ms in (0.5, 1, 2, 5, 10, 20, 50, 100, 250, 500, 1000, 2500, 5000, 10_000)
 )
 # Receipt to ack: the fit plus the publish confirm plus queueing for a child;
 # long tails come from timeouts (10 s) and reconnects.
-MESSAGE_BUCKETS: Final = (
-    0.002,
-    0.005,
-    0.01,
-    0.02,
-    0.05,
-    0.1,
-    0.25,
-    0.5,
-    1.0,
-    2.5,
-    5.0,
-    10.0,
-    30.0,
-    60.0,
+MESSAGE_BUCKETS: Final = tuple(
+    ms / 1000 for ms in (2, 5, 10, 20, 50, 100, 250, 500, 1000, 2500, 5000, 10_000, 30_000, 60_000)
 )
 
 
@@ -98,35 +72,26 @@ class Metrics:
             ["reason"],
             registry=registry,
         )
-        self.page_blocks = Histogram(
-            "blockdensity_page_blocks",
-            "Text blocks per fitted page.",
-            buckets=BLOCK_BUCKETS,
-            registry=registry,
+
+        def histogram(name: str, documentation: str, buckets: tuple[float, ...]) -> Histogram:
+            return Histogram(name, documentation, buckets=buckets, registry=registry)
+
+        self.page_blocks = histogram(
+            "blockdensity_page_blocks", "Text blocks per fitted page.", BLOCK_BUCKETS
         )
-        self.page_blocks_kept = Histogram(
-            "blockdensity_page_blocks_kept",
-            "Blocks kept per fitted page.",
-            buckets=KEPT_BUCKETS,
-            registry=registry,
+        self.page_blocks_kept = histogram(
+            "blockdensity_page_blocks_kept", "Blocks kept per fitted page.", KEPT_BUCKETS
         )
-        self.page_bytes = Histogram(
-            "blockdensity_page_bytes",
-            "Raw HTML bytes per page given to the fit.",
-            buckets=BYTE_BUCKETS,
-            registry=registry,
+        self.page_bytes = histogram(
+            "blockdensity_page_bytes", "Raw HTML bytes per page given to the fit.", BYTE_BUCKETS
         )
-        self.fit_duration = Histogram(
-            "blockdensity_fit_duration_seconds",
-            "Time of the fit in its pool process.",
-            buckets=FIT_BUCKETS,
-            registry=registry,
+        self.fit_duration = histogram(
+            "blockdensity_fit_duration_seconds", "Time of the fit in its pool process.", FIT_BUCKETS
         )
-        self.message_duration = Histogram(
+        self.message_duration = histogram(
             "blockdensity_message_duration_seconds",
             "Time from receipt of a message to its ack, reject or dead-lettering.",
-            buckets=MESSAGE_BUCKETS,
-            registry=registry,
+            MESSAGE_BUCKETS,
         )
         self.in_flight = Gauge(
             "blockdensity_in_flight",
@@ -135,8 +100,7 @@ class Metrics:
         )
         self.pool_restarts = Counter(
             "blockdensity_pool_restarts",
-            "Fit processes (or whole pools) replaced, by reason: crashed, timeout, "
-            "broken, stopped, unresponsive.",
+            "Fit processes replaced, by reason: crashed, timeout, broken, stopped, unresponsive.",
             ["reason"],
             registry=registry,
         )

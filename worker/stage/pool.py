@@ -10,8 +10,8 @@ executor lacks we keep: a child that dies (segfault, OOM kill) fails only the
 page it was running and is replaced; a page past the hard timeout has its
 child killed and replaced; children are recycled every `max_tasks` pages.
 
-Children are started by a forkserver that has imported worker.fitproc (and
-so blockdensity) once: a new child costs a fork, not an interpreter start,
+Children are started by a forkserver that has imported worker.stage.fitproc
+(and so blockdensity) once: a new child costs a fork, not an interpreter start,
 and it inherits none of the parent's sockets or threads. Each child asks the
 kernel to kill it when its parent (the forkserver) goes, and the forkserver
 asks the same of the worker, so a SIGKILLed worker leaves no orphans behind,
@@ -40,14 +40,18 @@ from multiprocessing.process import BaseProcess
 from typing import Final
 
 from blockdensity import DEFAULT_CONF, Profile
-from worker.schemas import Encoding, FitReply, Fitted, Pong, Raised, Ready, decode_reply
-from worker.stage.fitproc import (
+from worker.schemas import Encoding
+from worker.stage.fitproc import FitFunction, fit_page, serve
+from worker.stage.ipc import (
     ENCODING_FRAMES,
     HEADER,
-    FitFunction,
+    FitReply,
+    Fitted,
     Frame,
-    fit_page,
-    serve,
+    Pong,
+    Raised,
+    Ready,
+    decode_reply,
 )
 from worker.stage.outcome import Outcome, RestartReason
 
@@ -185,7 +189,7 @@ class FitPool:
         self._on_restart = on_restart
         self._context = multiprocessing.get_context("forkserver")
         # Children fork from a server that has imported the fit already,
-        # and that dies with this process (see worker/forkserver_preload.py).
+        # and that dies with this process (see worker/stage/forkserver_preload.py).
         self._context.set_forkserver_preload(
             ["worker.stage.fitproc", "worker.stage.forkserver_preload"]
         )

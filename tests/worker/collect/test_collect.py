@@ -16,7 +16,7 @@ from devkit.broker import rabbitmqctl
 from devkit.client import Client
 from tests.worker.programs import collected_lines, start_program, wait_until
 from worker.collect.wet import record_uuid
-from worker.config import Settings
+from worker.config import StageSettings
 
 pytestmark = pytest.mark.integration
 
@@ -27,7 +27,7 @@ def _clean(index: int) -> bytes:
 
 @pytest.mark.slow
 async def test_a_collector_killed_mid_stream_loses_nothing(
-    tmp_path: Path, client: Client, settings: Settings, env: dict[str, str]
+    tmp_path: Path, client: Client, settings: StageSettings, env: dict[str, str]
 ) -> None:
     count = 3000
     out = tmp_path / "out"
@@ -71,7 +71,7 @@ def _close_collector_connections() -> int:
 
 @pytest.mark.slow
 async def test_a_collector_that_loses_its_connection_exits_1_and_a_rerun_loses_nothing(
-    tmp_path: Path, client: Client, settings: Settings, env: dict[str, str]
+    tmp_path: Path, client: Client, settings: StageSettings, env: dict[str, str]
 ) -> None:
     count = 2000
     out = tmp_path / "out"
@@ -100,7 +100,7 @@ async def test_a_collector_that_loses_its_connection_exits_1_and_a_rerun_loses_n
 
 
 async def test_the_collector_writes_wet_records_that_refer_to_their_source(
-    tmp_path: Path, client: Client, settings: Settings, env: dict[str, str]
+    tmp_path: Path, client: Client, settings: StageSettings, env: dict[str, str]
 ) -> None:
     record_id = "<urn:uuid:2aabeff2-67f5-4608-8466-e87c6296e2b6>"
     body = msgspec.msgpack.encode(

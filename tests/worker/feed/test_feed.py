@@ -13,16 +13,17 @@ from devkit.client import Client
 from devkit.messages import collect, corpus_pages, page_url
 from devkit.warcs import WarcPageSpec, write_warc
 from tests.worker.programs import checkpointed_offset, start_program, wait_until
-from worker.amqp import FeedPublisher, PublishFailedError
-from worker.config import Settings
-from worker.feed.sources import MSGPACK, feed_message_id
+from worker.amqp.errors import PublishFailedError
+from worker.amqp.publisher import FeedPublisher
+from worker.config import StageSettings
+from worker.feed.inputs import MSGPACK, feed_message_id
 
 pytestmark = pytest.mark.integration
 
 
 @pytest.mark.slow
 async def test_a_feed_killed_and_restarted_delivers_every_page_with_at_most_the_window_twice(
-    tmp_path: Path, client: Client, settings: Settings, env: dict[str, str]
+    tmp_path: Path, client: Client, settings: StageSettings, env: dict[str, str]
 ) -> None:
     pages = 800
     window = 40
@@ -67,7 +68,7 @@ async def test_a_feed_killed_and_restarted_delivers_every_page_with_at_most_the_
 
 
 async def test_a_publish_no_queue_takes_fails_and_is_not_counted_confirmed(
-    client: Client, settings: Settings
+    client: Client, settings: StageSettings
 ) -> None:
     publisher = FeedPublisher(settings, 10)
     await publisher.connect()
@@ -84,7 +85,7 @@ async def test_a_publish_no_queue_takes_fails_and_is_not_counted_confirmed(
 
 @pytest.mark.slow
 async def test_sigterm_saves_the_checkpoint_and_a_second_run_finishes(
-    tmp_path: Path, client: Client, settings: Settings, env: dict[str, str]
+    tmp_path: Path, client: Client, settings: StageSettings, env: dict[str, str]
 ) -> None:
     specs = [WarcPageSpec(f"https://term.example/{i}", b"<p>page %d</p>" % i) for i in range(300)]
     warc = tmp_path / "crawl.warc"  # plain, not gzipped: offsets are the file's own

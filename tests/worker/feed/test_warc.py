@@ -226,7 +226,7 @@ def test_a_broker_that_does_not_answer_is_one_line_and_status_1(tmp_path: Path) 
     )
     assert result.returncode == 1
     assert "Traceback" not in result.stderr
-    assert f"cannot feed amqp://guest:***@127.0.0.1:{port}/" in result.stderr
+    assert f"cannot reach amqp://guest:***@127.0.0.1:{port}/" in result.stderr
 
 
 def test_progress_shows_pages_megabytes_rate_and_the_time_left() -> None:
@@ -252,7 +252,7 @@ def test_html_files_and_jsonl_lines_are_pages_too(tmp_path: Path) -> None:
         b'{"url": "https://j.example/3", "body": "<p>3</p>", "dead_letter": {"reason": "status"}}',
     ]
     (folder / "pages.jsonl").write_bytes(b"\n".join(lines) + b"\n")
-    html, jsonl = sorted(find_sources([folder]), key=lambda source: source.kind)
+    html, jsonl = sorted(find_sources([folder]), key=lambda source: source.format.name)
     (item,) = html.items(0, LIMIT)
     assert item.message is not None
     assert item.message.url == "https://local.invalid/a%20b/page.html"

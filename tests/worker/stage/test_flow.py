@@ -16,14 +16,14 @@ from devkit.client import Client
 from devkit.faults import MARKERS_FIT
 from devkit.messages import Sample, collect, corpus_pages, json_page, msgpack_page, sample_pages
 from devkit.workers import http_get, running_app, wait_for, worker_env
-from worker.amqp import HEADER_ERROR, HEADER_QUEUE, HEADER_REASON
-from worker.config import Settings, load_settings
+from worker.amqp.topology import HEADER_ERROR, HEADER_QUEUE, HEADER_REASON
+from worker.config import StageSettings
 from worker.schemas import CleanPage, clean_message_id
 
 pytestmark = pytest.mark.integration
 
 
-async def test_pages_in_clean_pages_out(client: Client, settings: Settings) -> None:
+async def test_pages_in_clean_pages_out(client: Client, settings: StageSettings) -> None:
     pages = corpus_pages(12)
     messages: dict[str, tuple[Sample, str, str, str | None]] = {}
     async with running_app(settings) as app:
@@ -89,7 +89,7 @@ async def test_pages_in_clean_pages_out(client: Client, settings: Settings) -> N
 async def test_invalid_too_large_and_not_html_are_dead_lettered_with_the_reason(
     rabbitmq: None,
 ) -> None:
-    settings = load_settings(worker_env(max_body_bytes="60000"))
+    settings = StageSettings.from_env(worker_env(max_body_bytes="60000"))
     small = sample_pages()[0].raw
     assert len(small) < 60000
     big = max(sample_pages(), key=lambda page: len(page.raw)).raw * 2
@@ -171,7 +171,7 @@ async def test_invalid_too_large_and_not_html_are_dead_lettered_with_the_reason(
 
 
 async def test_compressed_pages_are_decoded_and_the_status_travels(
-    client: Client, settings: Settings
+    client: Client, settings: StageSettings
 ) -> None:
     page = sample_pages()[0]
     body = msgpack_page("https://e.org/gz", page.raw, status=203)
@@ -198,7 +198,7 @@ async def test_compressed_pages_are_decoded_and_the_status_travels(
 
 async def test_crashing_and_hanging_pages_end_dead_after_the_delivery_limit(rabbitmq: None) -> None:
     # Delivery limit 2: three deliveries each, then the dead-letter queue.
-    settings = load_settings(
+    settings = StageSettings.from_env(
         worker_env(fit_function=MARKERS_FIT, delivery_limit="2", fit_timeout="1")
     )
     bad = {
@@ -252,7 +252,7 @@ async def test_crashing_and_hanging_pages_end_dead_after_the_delivery_limit(rabb
 async def test_unroutable_output_fails_the_input_until_the_broker_dead_letters_it(
     rabbitmq: None,
 ) -> None:
-    settings = load_settings(worker_env(delivery_limit="1"))
+    settings = StageSettings.from_env(worker_env(delivery_limit="1"))
     async with Client(settings.amqp_url) as client:
         try:
             async with running_app(settings) as app:
@@ -284,7 +284,7 @@ async def test_unroutable_output_fails_the_input_until_the_broker_dead_letters_i
 
 async def test_consumption_resumes_after_the_broker_cancels_the_consumer(
     client: Client,
-    settings: Settings,
+    settings: StageSettings,
 ) -> None:
     pages = sample_pages()
     async with running_app(settings) as app:
@@ -315,7 +315,7 @@ async def test_consumption_resumes_after_the_broker_cancels_the_consumer(
         assert app.health.ready()
 
 
-async def test_health_and_readiness(client: Client, settings: Settings) -> None:
+async def test_health_and_readiness(client: Client, settings: StageSettings) -> None:
     port = settings.http_port
     async with running_app(settings) as app:
         assert http_get(port, "/healthz") == (200, "ok\n")

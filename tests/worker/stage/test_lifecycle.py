@@ -32,7 +32,7 @@ from devkit.messages import (
 from devkit.paths import ROOT
 from devkit.procs import alive
 from devkit.workers import WorkerProcess, http_get, start_worker, wait_for, worker_env
-from worker.config import load_settings
+from worker.config import StageSettings
 from worker.schemas import CleanPage
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
@@ -50,7 +50,7 @@ async def test_sigterm_under_load_exits_0_within_the_grace_period_and_loses_noth
     tmp_path: Path,
 ) -> None:
     env = worker_env(grace_period="8", fit_function=MARKERS_FIT)
-    settings = load_settings(env)
+    settings = StageSettings.from_env(env)
     async with Client(settings.amqp_url) as client:
         try:
             await client.declare_input(settings)
@@ -85,7 +85,7 @@ async def _worker_stuck_on(
     client: Client, env: dict[str, str], log: Path, urls: list[str], started: list[WorkerProcess]
 ) -> WorkerProcess:
     """A worker whose fits all hang, each of `urls` in flight (fit timeout far away)."""
-    settings = load_settings(env)
+    settings = StageSettings.from_env(env)
     await client.declare_input(settings)
     worker = start_worker(env, log)
     started.append(worker)  # the fixture stops it, whatever happens next
@@ -106,7 +106,7 @@ async def test_sigterm_requeues_what_cannot_finish_in_the_grace_period(
     tmp_path: Path,
 ) -> None:
     env = worker_env(grace_period="1", fit_function=MARKERS_FIT, fit_timeout="60")
-    settings = load_settings(env)
+    settings = StageSettings.from_env(env)
     hung = [f"https://hung.example/{index}" for index in range(3)]
     async with Client(settings.amqp_url) as client:
         try:
@@ -135,7 +135,7 @@ async def test_a_second_sigterm_returns_the_pages_at_once_and_says_so(
     tmp_path: Path,
 ) -> None:
     env = worker_env(grace_period="60", fit_function=MARKERS_FIT, fit_timeout="60")
-    settings = load_settings(env)
+    settings = StageSettings.from_env(env)
     hung = [f"https://hung.example/{index}" for index in range(2)]
     async with Client(settings.amqp_url) as client:
         try:
@@ -163,7 +163,7 @@ async def test_sigkill_under_load_then_restart_yields_every_page(
     tmp_path: Path,
 ) -> None:
     env = worker_env(fit_function=MARKERS_FIT)
-    settings = load_settings(env)
+    settings = StageSettings.from_env(env)
     async with Client(settings.amqp_url) as client:
         try:
             await client.declare_input(settings)
@@ -205,7 +205,7 @@ async def test_reconnects_after_the_broker_closes_every_connection(
     tmp_path: Path,
 ) -> None:
     env = worker_env(fit_function=MARKERS_FIT)
-    settings = load_settings(env)
+    settings = StageSettings.from_env(env)
     async with Client(settings.amqp_url) as client:
         try:
             await client.declare_input(settings)

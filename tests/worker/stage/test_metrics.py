@@ -5,7 +5,7 @@ from __future__ import annotations
 from prometheus_client.parser import text_string_to_metric_families
 
 from blockdensity import FallbackReason
-from worker.schemas import Fitted
+from worker.stage.ipc import Fitted
 from worker.stage.metrics import Metrics
 from worker.stage.outcome import Outcome
 

@@ -14,7 +14,7 @@ from blockdensity import FallbackReason, fit_text
 from devkit.faults import HANG_SIGNAL, SLOW_MARKER, dies_on_arrival, fit_page_with_markers
 from devkit.messages import sample_pages
 from devkit.procs import children
-from worker.schemas import CleanPage, Encoding, FetchedPage, encode_fetched
+from worker.schemas import CleanPage, Encoding, FetchedPage, encode_message
 from worker.stage.fitproc import FitFunction, fit_page, resolve_fit_function
 from worker.stage.outcome import Outcome, RestartReason
 from worker.stage.pool import FitCrashedError, FitPool, FitPoolStartError, FitTimeoutError
@@ -26,7 +26,7 @@ def _page(body: bytes, charset: str | None = None) -> FetchedPage[bytes]:
 
 async def _fit(pool: FitPool, page: FetchedPage[bytes]) -> CleanPage:
     """A page through the pool as the handler sends it (a MessagePack body), decoded back."""
-    fitted = await pool.fit(encode_fetched(page, Encoding.MSGPACK), Encoding.MSGPACK)
+    fitted = await pool.fit(encode_message(page, Encoding.MSGPACK), Encoding.MSGPACK)
     clean = msgspec.msgpack.decode(fitted.output, type=CleanPage)
     # The figures for the parent's metrics are the record's own.
     assert (fitted.fallback_reason, fitted.blocks_total, fitted.blocks_kept) == (
@@ -259,7 +259,7 @@ async def test_a_json_message_is_answered_in_json() -> None:
     )
 
     async def run(pool: FitPool) -> None:
-        fitted = await pool.fit(encode_fetched(page, Encoding.JSON), Encoding.JSON)
+        fitted = await pool.fit(encode_message(page, Encoding.JSON), Encoding.JSON)
         clean = msgspec.json.decode(fitted.output, type=CleanPage)
         assert (clean.url, clean.title) == ("https://example.org/j", "Grüße")
         assert "Köln am Rhein." in clean.text

@@ -1,22 +1,22 @@
-"""Everything the worker says in AMQP (the worker's only importer of aio_pika).
+"""The queue stage's AMQP: two robust connections, the consumer, confirmed publishes.
 
-Two robust connections, as RabbitMQ advises: one consumes, one publishes, so
-that flow control on publishing (a broker under memory pressure blocks
+Two connections, as RabbitMQ advises: one consumes, one publishes, so that
+flow control on publishing (a broker under memory pressure blocks
 publishers) never stalls the acks of the consumer. aio-pika's robust
 connections reconnect, restore channels, QoS, queues, bindings and
 consumers, and re-consume when the broker cancels a consumer (a queue
-deleted, a quorum leader moved).
+deleted, a quorum leader moved); with several addresses (a cluster),
+`Broker.supervise` moves to the next node when one is lost.
 
 Publishing uses publisher confirms and mandatory=True with returns raised:
 `publish_output` returns only once the broker has the output in a queue,
 and raises PublishFailedError otherwise, so that the caller can requeue the
-input rather than lose the page. (The demo's and the tests' client is devkit.client.)
+input rather than lose the page.
 """
 
 from __future__ import annotations
 
 import asyncio
-import binascii
 import contextlib
 import logging
 import random
@@ -24,135 +24,38 @@ from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
 import aio_pika
-import aiormq
 import aiormq.exceptions
 from aio_pika.abc import (
-    AbstractChannel,
     AbstractExchange,
     AbstractIncomingMessage,
+    AbstractQueue,
     AbstractRobustChannel,
     AbstractRobustConnection,
-    AbstractRobustQueue,
 )
 
-from worker.config import Settings, redact_url
-from worker.stage.outcome import Outcome
+from worker.amqp.connection import Received, close_quietly
+from worker.amqp.errors import AMQP_FAILURES, SETTLE_FAILURES, PublishFailedError
+from worker.amqp.topology import (
+    ERROR_HEADER_LIMIT,
+    HEADER_ERROR,
+    HEADER_QUEUE,
+    HEADER_REASON,
+    declare_inputs,
+    declare_outputs,
+)
+from worker.config import StageSettings, redact_url
 
-__all__ = [
-    "HEADER_ERROR",
-    "HEADER_QUEUE",
-    "HEADER_REASON",
-    "Broker",
-    "Delivery",
-    "FeedPublisher",
-    "Incoming",
-    "PublishFailedError",
-    "QueueReader",
-    "input_queue_arguments",
-]
+__all__ = ["Broker", "Delivery"]
 
 log = logging.getLogger(__name__)
 
-HEADER_REASON: Final = "x-blockdensity-reason"
-HEADER_ERROR: Final = "x-blockdensity-error"
-HEADER_QUEUE: Final = "x-blockdensity-queue"
-_CLOSE_TIMEOUT: Final = 5.0
 # How often `supervise` looks at the connections (a node is given up after two looks).
 _FAILOVER_POLL: Final = 0.5
 # How often the publishing connection's flow-control state is read.
 _BLOCKED_POLL: Final = 0.25
-# Bound on the error text carried in a dead letter's header.
-ERROR_HEADER_LIMIT: Final = 1000
-
-# What a failed publish can raise: the broker's nack or return, a closed
-# channel or connection, a timeout.
-_PUBLISH_ERRORS: Final = (
-    aio_pika.exceptions.AMQPError,
-    aiormq.exceptions.AMQPError,
-    ConnectionError,
-    TimeoutError,
-    RuntimeError,
-)
-_SETTLE_ERRORS: Final = (
-    aio_pika.exceptions.AMQPError,
-    aiormq.exceptions.AMQPError,
-    ConnectionError,
-    RuntimeError,
-)
 
 
-class PublishFailedError(Exception):
-    """The broker did not confirm a publish (nacked, returned unroutable, timed out, lost)."""
-
-
-def input_queue_arguments(settings: Settings) -> dict[str, Any]:
-    """The input queue's arguments: a quorum queue that dead-letters at least once.
-
-    At-least-once dead-lettering (RabbitMQ 3.10+) moves a message to the
-    dead-letter exchange with publisher confirms internally; it requires
-    the reject-publish overflow mode (which, with no length limit, never
-    rejects anything).
-    """
-    return {
-        "x-queue-type": "quorum",
-        "x-delivery-limit": settings.delivery_limit,
-        "x-dead-letter-exchange": settings.dead_letter_exchange,
-        "x-dead-letter-strategy": "at-least-once",
-        "x-overflow": "reject-publish",
-    }
-
-
-_QUORUM: Final[dict[str, Any]] = {"x-queue-type": "quorum"}
-_PERSISTENT: Final = 2  # AMQP delivery_mode
-# The type of the exchange that spreads pages over several input queues by URL.
-_CONSISTENT_HASH: Final = "x-consistent-hash"
-
-
-async def _declare_outputs(
-    channel: AbstractChannel, settings: Settings
-) -> tuple[AbstractExchange, AbstractExchange]:
-    """The dead-letter and output exchanges, with their queues bound; in dependency
-    order, each idempotently (same arguments each time). The worker and the collector
-    both declare them, so that either may start first."""
-    dead_letters = await channel.declare_exchange(
-        settings.dead_letter_exchange, aio_pika.ExchangeType.FANOUT, durable=True
-    )
-    dead = await channel.declare_queue(settings.dead_letter_queue, durable=True, arguments=_QUORUM)
-    await dead.bind(dead_letters)
-    output = await channel.declare_exchange(
-        settings.output_exchange, aio_pika.ExchangeType.DIRECT, durable=True
-    )
-    clean = await channel.declare_queue(settings.output_queue, durable=True, arguments=_QUORUM)
-    await clean.bind(output, settings.output_routing_key)
-    return dead_letters, output
-
-
-class _Received:
-    """What the worker and the collector read of a received message."""
-
-    __slots__ = ("_message",)
-
-    def __init__(self, message: AbstractIncomingMessage) -> None:
-        self._message = message
-
-    @property
-    def body(self) -> bytes:
-        return self._message.body
-
-    @property
-    def content_type(self) -> str | None:
-        return self._message.content_type
-
-    @property
-    def message_id(self) -> str | None:
-        return self._message.message_id
-
-    @property
-    def content_encoding(self) -> str | None:
-        return self._message.content_encoding or None
-
-
-class Delivery(_Received):
+class Delivery(Received):
     """One received message, and the only ways to settle it."""
 
     __slots__ = ("queue", "received", "settled")
@@ -217,7 +120,7 @@ class Delivery(_Received):
         self.settled = True
         try:
             await action()
-        except _SETTLE_ERRORS as error:
+        except SETTLE_FAILURES as error:
             # After a reconnect the delivery tag belongs to a dead channel: the
             # broker has already requeued the message and will redeliver it.
             log.warning("could not settle message %s: %r", self.message_id, error)
@@ -228,7 +131,7 @@ class Delivery(_Received):
 class Broker:
     """The worker's two connections, its topology, its consumer and its publishes."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: StageSettings) -> None:
         self._settings = settings
         # The nodes of one cluster (or one address), in an order of this process's
         # own: replicas spread over the nodes, and each moves on in its order.
@@ -241,7 +144,7 @@ class Broker:
         self._publish_connection: AbstractRobustConnection | None = None
         self._consume_channel: AbstractRobustChannel | None = None
         self._publish_channel: AbstractRobustChannel | None = None
-        self._inputs: list[AbstractRobustQueue] = []
+        self._inputs: list[AbstractQueue] = []
         self._output: AbstractExchange | None = None
         self._dead_letters: AbstractExchange | None = None
         self._consumer_tags: dict[str, str] = {}  # input queue -> consumer tag
@@ -265,7 +168,7 @@ class Broker:
                 self._next_url = (self._next_url + 1) % len(self._urls)
                 try:
                     await self._connect(url)
-                except (*_PUBLISH_ERRORS, OSError) as error:
+                except (*AMQP_FAILURES, OSError) as error:
                     log.warning("cannot reach the broker at %s (%s)", redact_url(url), error)
                     await self.close()
                 else:
@@ -340,7 +243,7 @@ class Broker:
         self._publish_channel = channel = await self._publish_connection.channel(
             publisher_confirms=True, on_return_raises=True
         )
-        self._dead_letters, self._output = await _declare_outputs(channel, settings)
+        self._dead_letters, self._output = await declare_outputs(channel, settings)
 
         self._consume_channel = consume = await self._consume_connection.channel(
             publisher_confirms=False
@@ -348,20 +251,10 @@ class Broker:
         # One prefetch budget over every input queue: basic.qos (per consumer,
         # the only kind RabbitMQ 4.3 keeps) divides it; the handler's slots
         # bound the pages being fitted to the budget whatever the division.
-        names = settings.input_queues
-        await consume.set_qos(prefetch_count=max(1, settings.prefetch // len(names)))
-        self._inputs = [
-            await consume.declare_queue(
-                name, durable=True, arguments=input_queue_arguments(settings)
-            )
-            for name in names
-        ]
-        if settings.input_exchange:
-            spread = await consume.declare_exchange(
-                settings.input_exchange, _CONSISTENT_HASH, durable=True
-            )
-            for queue in self._inputs:
-                await queue.bind(spread, routing_key="1")  # weight 1: an equal share
+        await consume.set_qos(
+            prefetch_count=max(1, settings.prefetch // len(settings.input_queues))
+        )
+        self._inputs, _ = await declare_inputs(consume, settings)
 
     async def start_consuming(self, on_message: Callable[[Delivery], None]) -> None:
         """Deliver each message to `on_message`, which must not block (it starts a task)."""
@@ -392,7 +285,7 @@ class Broker:
                 continue
             try:
                 await queue.cancel(tag, timeout=5)
-            except (*_SETTLE_ERRORS, TimeoutError) as error:
+            except (*SETTLE_FAILURES, TimeoutError) as error:
                 # A closed channel delivers nothing more anyway.
                 log.info("consumer cancel did not complete (%r)", error)
 
@@ -409,7 +302,7 @@ class Broker:
         )
         await self._publish(exchange, message, self._settings.output_routing_key)
 
-    async def dead_letter(self, delivery: Delivery, reason: Outcome, error: str) -> None:
+    async def dead_letter(self, delivery: Delivery, reason: str, error: str) -> None:
         """Publish the message, as received, to the dead-letter exchange with why.
 
         A plain reject cannot add headers, so the worker publishes the copy
@@ -420,7 +313,7 @@ class Broker:
             raise PublishFailedError("not connected")
         message = delivery.copy(
             {
-                HEADER_REASON: reason.value,
+                HEADER_REASON: str(reason),
                 HEADER_ERROR: error[:ERROR_HEADER_LIMIT],
                 HEADER_QUEUE: delivery.queue,
             }
@@ -454,7 +347,7 @@ class Broker:
                     return
                 if not self.blocked and self.blocks == blocks:
                     raise TimeoutError(f"no confirm within {timeout:g} s")
-        except _PUBLISH_ERRORS as error:
+        except AMQP_FAILURES as error:
             raise PublishFailedError(f"publish to {exchange.name!r} failed: {error!r}") from None
         finally:
             if not publish.done():
@@ -524,181 +417,9 @@ class Broker:
     async def close(self) -> None:
         """Close both connections (the broker requeues whatever is still unacked)."""
         for connection in (self._consume_connection, self._publish_connection):
-            if connection is not None and not connection.is_closed:
-                try:
-                    # Bounded: a lost node's connection may never answer the close.
-                    await asyncio.wait_for(connection.close(), _CLOSE_TIMEOUT)
-                except (*_SETTLE_ERRORS, OSError, TimeoutError) as error:
-                    log.debug("closing a connection: %r", error)
+            await close_quietly(connection)
         self._consume_connection = self._publish_connection = None
         self._consume_channel = self._publish_channel = None
         self._output = self._dead_letters = None
         self._inputs = []
         self._consumer_tags = {}
-
-
-# --- the feeder and the collector (worker.feed, worker.collect) -------------------
-
-
-class FeedPublisher:
-    """The feeder's AMQP: one connection and a confirming channel.
-
-    `publish` returns at once with a task that ends when the broker confirms
-    (or raises PublishFailedError), so that many publishes are in flight; the
-    feeder bounds how many. A plain connection, not a robust one: when it is
-    lost, the unconfirmed publishes fail, and the feeder stops with its
-    checkpoint at the last page confirmed (a restart goes on from there)
-    rather than guess which of them the broker has.
-
-    Publishes go to aiormq's channel directly, without waiting for each
-    frame to be written (wait=False): aio-pika's publish holds the channel's
-    lock until its frames have drained to the socket, one message per turn
-    of the event loop, which caps a publisher at a few thousand messages a
-    second. The feeder's window bounds what is queued instead.
-    """
-
-    def __init__(self, settings: Settings, timeout: float) -> None:
-        self._settings = settings
-        self._timeout = timeout
-        self._connection: aio_pika.abc.AbstractConnection | None = None
-        self._channel: aiormq.Channel | None = None
-        self._exchange = ""  # the default exchange: straight to a queue
-        self._by_url = bool(settings.input_exchange)
-        self._queues = settings.input_queues
-
-    async def connect(self) -> None:
-        settings = self._settings
-        url = settings.amqp_urls[0]
-        try:
-            self._connection = await aio_pika.connect(
-                url, client_properties={"connection_name": "blockdensity-feed"}
-            )
-            channel = await self._connection.channel(publisher_confirms=True)
-            # The input queues as the worker declares them, so that the feeder may start first.
-            for name in self._queues:
-                await channel.declare_queue(
-                    name, durable=True, arguments=input_queue_arguments(settings)
-                )
-            if settings.input_exchange:
-                exchange = await channel.declare_exchange(
-                    settings.input_exchange, _CONSISTENT_HASH, durable=True
-                )
-                self._exchange = exchange.name
-            underlay = await channel.get_underlay_channel()
-            if not isinstance(underlay, aiormq.Channel):  # the one aiormq has
-                raise TypeError(f"unexpected aiormq channel {underlay!r}")
-            self._channel = underlay
-        except (*_PUBLISH_ERRORS, OSError) as error:
-            raise PublishFailedError(f"cannot feed {redact_url(url)}: {error!r}") from None
-
-    def publish(
-        self, body: bytes, *, content_type: str, message_id: str, url: str
-    ) -> asyncio.Task[None]:
-        """Publish one page; the task ends once the broker has it in a queue."""
-        if self._channel is None:
-            raise RuntimeError("FeedPublisher.publish before connect")
-        if self._by_url:  # the consistent-hash exchange spreads by URL
-            key = url
-        elif len(self._queues) == 1:
-            key = self._queues[0]
-        else:  # several queues without the exchange: spread by URL all the same
-            key = self._queues[binascii.crc32(url.encode()) % len(self._queues)]
-        properties = aiormq.spec.Basic.Properties(
-            content_type=content_type, message_id=message_id, delivery_mode=_PERSISTENT
-        )
-        return asyncio.create_task(self._confirmed(self._channel, body, properties, key))
-
-    async def _confirmed(
-        self,
-        channel: aiormq.Channel,
-        body: bytes,
-        properties: aiormq.spec.Basic.Properties,
-        key: str,
-    ) -> None:
-        try:
-            result = await channel.basic_publish(
-                body,
-                exchange=self._exchange,
-                routing_key=key,
-                properties=properties,
-                mandatory=True,
-                timeout=self._timeout,
-                wait=False,
-            )
-        except _PUBLISH_ERRORS as error:
-            raise PublishFailedError(
-                f"publish of {properties.message_id} failed: {error!r}"
-            ) from None
-        if not isinstance(result, aiormq.spec.Basic.Ack):  # returned: no queue took it
-            raise PublishFailedError(
-                f"publish of {properties.message_id} was returned unroutable (no queue {key!r}?)"
-            )
-
-    async def close(self) -> None:
-        if self._connection is not None and not self._connection.is_closed:
-            with contextlib.suppress(*_SETTLE_ERRORS, OSError, TimeoutError):
-                await asyncio.wait_for(self._connection.close(), _CLOSE_TIMEOUT)
-
-
-class Incoming(_Received):
-    """A message the collector received, and its acknowledgement."""
-
-    __slots__ = ("headers",)
-
-    def __init__(self, message: AbstractIncomingMessage) -> None:
-        super().__init__(message)
-        self.headers: dict[str, Any] = dict(message.headers)
-
-    async def ack_through(self) -> None:
-        """Acknowledge this message and every earlier one of its queue (basic.ack multiple);
-        PublishFailedError when the channel is gone (the broker delivers them again)."""
-        try:
-            await self._message.ack(multiple=True)
-        except _SETTLE_ERRORS as error:
-            raise PublishFailedError(f"could not ack: {error!r}") from None
-
-
-class QueueReader:
-    """The collector's AMQP: one connection, a channel per queue (an ack of many on one
-    channel acks nothing of another's), each message handed over in delivery order.
-
-    Not robust either: when the connection is lost, the broker requeues what
-    was not acked, and the collector stops (a restart reads it again).
-    """
-
-    def __init__(self, settings: Settings) -> None:
-        self._settings = settings
-        self._connection: aio_pika.abc.AbstractConnection | None = None
-        self.closed = asyncio.Event()
-
-    async def connect(self) -> None:
-        url = self._settings.amqp_urls[0]
-        try:
-            self._connection = await aio_pika.connect(
-                url, client_properties={"connection_name": "blockdensity-collect"}
-            )
-            channel = await self._connection.channel(publisher_confirms=False)
-            await _declare_outputs(channel, self._settings)
-            await channel.close()
-        except (*_PUBLISH_ERRORS, OSError) as error:
-            raise PublishFailedError(f"cannot reach {redact_url(url)}: {error!r}") from None
-        self._connection.close_callbacks.add(lambda *_: self.closed.set())
-
-    async def consume(
-        self, queue: str, prefetch: int, on_message: Callable[[Incoming], None]
-    ) -> None:
-        if self._connection is None:
-            raise RuntimeError("QueueReader.consume before connect")
-        channel = await self._connection.channel(publisher_confirms=False)
-        await channel.set_qos(prefetch_count=prefetch)
-        declared = await channel.declare_queue(queue, passive=True)
-
-        async def deliver(message: AbstractIncomingMessage) -> None:
-            on_message(Incoming(message))
-
-        await declared.consume(deliver, no_ack=False)
-
-    async def close(self) -> None:
-        if self._connection is not None and not self._connection.is_closed:
-            with contextlib.suppress(*_SETTLE_ERRORS, OSError, TimeoutError):
-                await asyncio.wait_for(self._connection.close(), _CLOSE_TIMEOUT)
