@@ -1,4 +1,5 @@
-"""StageSettings: defaults, every variable parsed, invalid values named, the password hidden."""
+"""The settings: defaults, every variable parsed, invalid values named, the password hidden;
+a settings type per program, each reading and listing only its own."""
 
 from __future__ import annotations
 
@@ -11,7 +12,10 @@ import pytest
 
 from worker.config import (
     SETTINGS,
+    BrokerSettings,
+    CollectSettings,
     ConfigError,
+    FeedSettings,
     StageSettings,
     available_cpus,
     redact_url,
@@ -223,3 +227,76 @@ def test_the_documentation_lists_every_variable() -> None:
 def test_output_blocks_reads_the_usual_booleans(value: str, expected: bool) -> None:
     assert StageSettings.from_env({"BLOCKDENSITY_OUTPUT_BLOCKS": value}).output_blocks is expected
     assert StageSettings.from_env({}).output_blocks is False
+
+
+# --- a settings type per program ----------------------------------------------------
+
+PROGRAMS: dict[str, tuple[type[BrokerSettings], str]] = {
+    "python -m worker": (StageSettings, "worker"),
+    "blockdensity-feed": (FeedSettings, "worker.feed"),
+    "blockdensity-collect": (CollectSettings, "worker.collect"),
+}
+FEED_VARIABLES = {
+    "BLOCKDENSITY_AMQP_URL",
+    "BLOCKDENSITY_INPUT_QUEUE",
+    "BLOCKDENSITY_INPUT_EXCHANGE",
+    "BLOCKDENSITY_DEAD_LETTER_EXCHANGE",
+    "BLOCKDENSITY_DELIVERY_LIMIT",
+    "BLOCKDENSITY_MAX_BODY_BYTES",
+    "BLOCKDENSITY_PUBLISH_TIMEOUT",
+}
+COLLECT_VARIABLES = {
+    "BLOCKDENSITY_AMQP_URL",
+    "BLOCKDENSITY_OUTPUT_EXCHANGE",
+    "BLOCKDENSITY_OUTPUT_ROUTING_KEY",
+    "BLOCKDENSITY_OUTPUT_QUEUE",
+    "BLOCKDENSITY_DEAD_LETTER_EXCHANGE",
+    "BLOCKDENSITY_DEAD_LETTER_QUEUE",
+}
+
+
+def _variables(help_text: str) -> set[str]:
+    return {line.split()[0] for line in help_text.splitlines() if line.startswith("  BLOCK")}
+
+
+def test_each_program_reads_its_own_settings_and_no_other() -> None:
+    assert _variables(StageSettings.help_table()) == {setting.env for setting in SETTINGS}
+    assert _variables(FeedSettings.help_table()) == FEED_VARIABLES
+    assert _variables(CollectSettings.help_table()) == COLLECT_VARIABLES
+    # Another program's setting, even a broken one, is not the feeder's or the collector's
+    # business: the fit seam is not imported, the CPUs not counted.
+    others = {
+        "BLOCKDENSITY_FIT_FUNCTION": "nowhere.at.all:fit",
+        "BLOCKDENSITY_POOL_SIZE": "many",
+        "BLOCKDENSITY_INPUT_QUEUE": "q",
+        "BLOCKDENSITY_OUTPUT_QUEUE": "out",
+    }
+    assert FeedSettings.from_env(others).input_queues == ("q",)
+    assert CollectSettings.from_env(others).output_queue == "out"
+    with pytest.raises(ConfigError, match="BLOCKDENSITY_POOL_SIZE='many'"):
+        StageSettings.from_env(others)
+    # The same variable means the same to each: one table.
+    env = {"BLOCKDENSITY_INPUT_QUEUE": "pages.{0..1}", "BLOCKDENSITY_DELIVERY_LIMIT": "7"}
+    stage, feed = StageSettings.from_env(env), FeedSettings.from_env(env)
+    assert stage.input_queues == feed.input_queues == ("pages.0", "pages.1")
+    assert stage.delivery_limit == feed.delivery_limit == 7
+
+
+@pytest.mark.parametrize("program", sorted(PROGRAMS))
+def test_no_program_shows_the_password(program: str) -> None:
+    kind, _ = PROGRAMS[program]
+    settings = kind.from_env({"BLOCKDENSITY_AMQP_URL": "amqp://crawler:s3cret@rabbit/"})
+    assert repr(settings).startswith(f"{kind.__name__}(amqp_url='amqp://crawler:***@rabbit/'")
+    assert "s3cret" not in repr(settings)
+    assert "s3cret" not in str(settings)
+
+
+@pytest.mark.parametrize("program", sorted(PROGRAMS))
+def test_each_help_lists_exactly_its_own_variables(program: str) -> None:
+    kind, module = PROGRAMS[program]
+    result = subprocess.run(  # noqa: S603 - our own interpreter and modules
+        [sys.executable, "-m", module, "--help"], capture_output=True, text=True, check=True
+    )
+    assert result.stdout.startswith(f"usage: {program}")
+    listed = _variables(result.stdout[result.stdout.index("environment variables:") :])
+    assert listed == _variables(kind.help_table())
