@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import contextlib
 import signal
+import subprocess
 import uuid
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 import msgspec
@@ -25,32 +27,47 @@ def _clean(index: int) -> bytes:
     return msgspec.msgpack.encode({"url": f"https://c.example/{index}", "text": "t" * 200})
 
 
+def _start(args: list[str], out: Path, env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
+    collector = start_program("worker.collect", *args, str(out), env=env, log=log)
+    wait_until(lambda: "collecting" in log.read_text(), 30, "the collector to start")
+    return collector
+
+
+async def _publish(client: Client, queue: str, count: int, *, then: Callable[[], None]) -> None:
+    """Publish `count` clean pages to `queue`, calling `then` once half of them are out."""
+    for index in range(count):
+        await client.publish(queue, _clean(index), content_type="application/msgpack")
+        if index == count // 2:
+            then()
+
+
+def _rerun(args: list[str], out: Path, env: dict[str, str], log: Path, count: int) -> Counter[str]:
+    """Run the collector again until idle: every page is in the files; how often each is."""
+    second = start_program(
+        "worker.collect", *args, "--idle-exit", "1.5", str(out), env=env, log=log
+    )
+    assert second.wait(120) == 0, log.read_text()
+    # Each line whole JSON (a torn tail was cut).
+    urls = Counter(str(line["url"]) for line in collected_lines(out, "clean-*.jsonl"))
+    assert set(urls) == {f"https://c.example/{index}" for index in range(count)}
+    return urls
+
+
 @pytest.mark.slow
 async def test_a_collector_killed_mid_stream_loses_nothing(
     tmp_path: Path, client: Client, settings: StageSettings, env: dict[str, str]
 ) -> None:
-    count = 3000
-    out = tmp_path / "out"
-    log = tmp_path / "collect.log"
-    args = ["--prefetch", "50", "--flush-interval", "0.05", "--max-bytes", "100000", str(out)]
-    first = start_program("worker.collect", *args, env=env, log=log)
-    wait_until(lambda: "collecting" in log.read_text(), 30, "the collector to start")
-    for index in range(count):
-        await client.publish(
-            settings.output_queue, _clean(index), content_type="application/msgpack"
-        )
-        if index == count // 3:
-            # Mid-stream: files written, batches in flight.
-            wait_until(lambda: len(list(out.glob("clean-*.jsonl"))) >= 2, 30, "two files")
-            first.send_signal(signal.SIGKILL)
-            first.wait(10)
-    second = start_program(
-        "worker.collect", *args[:-1], "--idle-exit", "1.5", str(out), env=env, log=log
-    )
-    assert second.wait(120) == 0, log.read_text()
-    lines = collected_lines(out, "clean-*.jsonl")  # each line whole JSON (a torn tail was cut)
-    urls = Counter(str(line["url"]) for line in lines)
-    assert set(urls) == {f"https://c.example/{index}" for index in range(count)}
+    count, out, log = 3000, tmp_path / "out", tmp_path / "collect.log"
+    args = ["--prefetch", "50", "--flush-interval", "0.05", "--max-bytes", "100000"]
+    first = _start(args, out, env, log)
+
+    def kill() -> None:  # mid-stream: files written, batches in flight
+        wait_until(lambda: len(list(out.glob("clean-*.jsonl"))) >= 2, 30, "two files")
+        first.send_signal(signal.SIGKILL)
+        first.wait(10)
+
+    await _publish(client, settings.output_queue, count, then=kill)
+    urls = _rerun(args, out, env, log, count)
     assert sum(urls.values()) - len(urls) <= 50 + 50  # at most what was unacked at the kill
     files = sorted(out.glob("clean-*.jsonl"))
     assert len(files) >= 3  # rotated
@@ -73,28 +90,19 @@ def _close_collector_connections() -> int:
 async def test_a_collector_that_loses_its_connection_exits_1_and_a_rerun_loses_nothing(
     tmp_path: Path, client: Client, settings: StageSettings, env: dict[str, str]
 ) -> None:
-    count = 2000
-    out = tmp_path / "out"
-    log = tmp_path / "collect.log"
-    args = ["--prefetch", "50", "--flush-interval", "0.05", str(out)]
-    first = start_program("worker.collect", *args, env=env, log=log)
-    wait_until(lambda: "collecting" in log.read_text(), 30, "the collector to start")
-    for index in range(count):
-        await client.publish(
-            settings.output_queue, _clean(index), content_type="application/msgpack"
-        )
-        if index == count // 2:
-            wait_until(lambda: any(out.glob("clean-*.jsonl")), 30, "a file written")
-            assert _close_collector_connections() == 1
+    count, out, log = 2000, tmp_path / "out", tmp_path / "collect.log"
+    args = ["--prefetch", "50", "--flush-interval", "0.05"]
+    first = _start(args, out, env, log)
+
+    def lose_the_connection() -> None:
+        wait_until(lambda: any(out.glob("clean-*.jsonl")), 30, "a file written")
+        assert _close_collector_connections() == 1
+
+    await _publish(client, settings.output_queue, count, then=lose_the_connection)
     # Not a traceback, not a hang: one line naming the broker, status 1.
     assert first.wait(60) == 1, log.read_text()
     assert "Traceback" not in log.read_text()
-    second = start_program(
-        "worker.collect", *args[:-1], "--idle-exit", "1.5", str(out), env=env, log=log
-    )
-    assert second.wait(120) == 0, log.read_text()
-    urls = Counter(str(line["url"]) for line in collected_lines(out, "clean-*.jsonl"))
-    assert set(urls) == {f"https://c.example/{index}" for index in range(count)}
+    urls = _rerun(args, out, env, log, count)
     assert sum(urls.values()) - len(urls) <= 50 + 50  # at most what was unacked at the loss
     assert await client.is_empty(settings.output_queue)
 
@@ -114,10 +122,7 @@ async def test_the_collector_writes_wet_records_that_refer_to_their_source(
     )
     out = tmp_path / "out"
     log = tmp_path / "collect.log"
-    collector = start_program(
-        "worker.collect", "--format", "wet", "--idle-exit", "1", str(out), env=env, log=log
-    )
-    wait_until(lambda: "collecting" in log.read_text(), 30, "the collector to start")
+    collector = _start(["--format", "wet", "--idle-exit", "1"], out, env, log)
     await client.publish(
         settings.output_queue, body, content_type="application/msgpack", message_id="ab" * 16
     )

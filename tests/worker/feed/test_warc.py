@@ -34,6 +34,19 @@ if not CC.exists():  # the shared data is part of the team's machines
     pytest.fail(f"the WARC test data is missing: {WARCS}", pytrace=False)
 
 
+def _feed(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """`python -m worker.feed args...`, run to its end, its output captured."""
+    return subprocess.run(  # noqa: S603 - our own interpreter and modules
+        [sys.executable, "-m", "worker.feed", *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+        check=False,
+        env=env,
+    )
+
+
 def test_the_common_crawl_record_is_one_page_with_its_headers() -> None:
     entries = list(read_warc(CC, max_body=LIMIT))
     assert [entry.kind for entry in entries] == ["warcinfo", "request", "page", "metadata"]
@@ -158,14 +171,7 @@ def test_broken_records_are_counted_named_and_skipped(tmp_path: Path, gzipped: b
     assert len(bad) >= 3
     assert all(entry.problem for entry in bad)
 
-    result = subprocess.run(  # noqa: S603 - our own interpreter and modules
-        [sys.executable, "-m", "worker.feed", "--dry-run", str(path)],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=60,
-        check=False,
-    )
+    result = _feed("--dry-run", str(path))
     assert result.returncode == 0, result.stderr
     assert "Traceback" not in result.stderr
     assert f"{path}: offset " in result.stderr
@@ -179,14 +185,7 @@ def test_the_dry_run_counts_by_content_type_and_status(tmp_path: Path) -> None:
     specs += [WarcPageSpec("https://m.example/img", b"\x89PNG", content_type="image/png")]
     specs += [WarcPageSpec("https://m.example/gone", b"<p>gone</p>", status=404)]
     write_warc(path, specs)
-    result = subprocess.run(  # noqa: S603 - our own interpreter and modules
-        [sys.executable, "-m", "worker.feed", "--dry-run", "--progress", "log", str(path)],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=60,
-        check=False,
-    )
+    result = _feed("--dry-run", "--progress", "log", str(path))
     assert result.returncode == 0, result.stderr
     lines = [line.split() for line in result.stdout.splitlines()]
     assert ["text/html", "200", "3"] in lines
@@ -215,13 +214,10 @@ def test_a_broker_that_does_not_answer_is_one_line_and_status_1(tmp_path: Path) 
     warc = tmp_path / "x.warc"
     warc.write_bytes(_record("a", HTTP))
     port = free_port()
-    result = subprocess.run(  # noqa: S603 - our own interpreter and modules
-        [sys.executable, "-m", "worker.feed", "--checkpoint", str(tmp_path / "cp"), str(warc)],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=60,
-        check=False,
+    result = _feed(
+        "--checkpoint",
+        str(tmp_path / "cp"),
+        str(warc),
         env={**os.environ, "BLOCKDENSITY_AMQP_URL": f"amqp://guest:guest@127.0.0.1:{port}/"},
     )
     assert result.returncode == 1
@@ -274,13 +270,6 @@ def test_html_files_and_jsonl_lines_are_pages_too(tmp_path: Path) -> None:
 def test_limit_stops_after_that_many_pages(tmp_path: Path) -> None:
     path = tmp_path / "five.warc.gz"
     write_warc(path, [WarcPageSpec(f"https://l.example/{i}", b"<p>x</p>") for i in range(5)])
-    result = subprocess.run(  # noqa: S603 - our own interpreter and modules
-        [sys.executable, "-m", "worker.feed", "--dry-run", "--limit", "2", str(path)],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=60,
-        check=False,
-    )
+    result = _feed("--dry-run", "--limit", "2", str(path))
     assert result.returncode == 0, result.stderr
     assert ", 2 pages read (dry run" in result.stdout
