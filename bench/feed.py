@@ -37,11 +37,12 @@ import aiormq
 from devkit.broker import ensure_rabbitmq, scratch_topology
 from devkit.messages import corpus_pages
 from devkit.warcs import WarcPageSpec, write_warc
-from worker.amqp import FeedPublisher, input_queue_arguments
-from worker.checkpoint import Checkpoint
-from worker.config import Settings, load_settings
-from worker.feed import FeedOptions, feed
-from worker.sources import find_sources
+from worker.amqp.publisher import FeedPublisher
+from worker.amqp.topology import input_queue_arguments
+from worker.config import StageSettings
+from worker.feed.checkpoint import Checkpoint
+from worker.feed.feeder import FeedOptions, feed
+from worker.feed.sources import find_sources
 
 
 async def _windowed(
@@ -65,7 +66,7 @@ async def _windowed(
     await asyncio.gather(*pending)
 
 
-async def _bare(settings: Settings, bodies: list[bytes], window: int) -> None:
+async def _bare(settings: StageSettings, bodies: list[bytes], window: int) -> None:
     connection = await aio_pika.connect(settings.amqp_url)
     try:
         channel = await connection.channel(publisher_confirms=True)
@@ -83,7 +84,7 @@ async def _bare(settings: Settings, bodies: list[bytes], window: int) -> None:
         await connection.close()
 
 
-async def _bare_aiormq(settings: Settings, bodies: list[bytes], window: int) -> None:
+async def _bare_aiormq(settings: StageSettings, bodies: list[bytes], window: int) -> None:
     """The same through aiormq's channel, not waiting for each frame's drain (as the feeder)."""
     connection = await aio_pika.connect(settings.amqp_url)
     try:
@@ -103,7 +104,7 @@ async def _bare_aiormq(settings: Settings, bodies: list[bytes], window: int) -> 
         await connection.close()
 
 
-async def _purge(settings: Settings, *, delete: bool = False) -> None:
+async def _purge(settings: StageSettings, *, delete: bool = False) -> None:
     connection = await aio_pika.connect(settings.amqp_url)
     try:
         channel = await connection.channel()
@@ -127,7 +128,7 @@ async def _measure(
 
 
 async def _round(
-    settings: Settings, folder: Path, cut: int | None, pages: int, window: int
+    settings: StageSettings, folder: Path, cut: int | None, pages: int, window: int
 ) -> list[tuple[str, float, float]]:
     samples = corpus_pages(300)
     specs = [
@@ -190,7 +191,7 @@ async def main() -> None:
     parser.add_argument("--window", type=int, default=1000)
     args = parser.parse_args()
     ensure_rabbitmq()
-    settings = load_settings(scratch_topology("bench"))
+    settings = StageSettings.from_env(scratch_topology("bench"))
     try:
         with tempfile.TemporaryDirectory(prefix="bench-feed-") as folder:
             await _round(settings, Path(folder), None, args.pages, args.window)

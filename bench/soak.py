@@ -44,7 +44,7 @@ from devkit.corpus import DEFAULT_DATA, Page, load_pages
 from devkit.procs import children
 from devkit.rabbitnode import PrivateRabbit
 from devkit.workers import WorkerProcess, start_worker, worker_env
-from worker.config import Settings, load_settings
+from worker.config import StageSettings
 from worker.schemas import clean_message_id
 
 SAMPLE_INTERVAL = 10.0
@@ -177,7 +177,7 @@ class Stage:
     """The broker side of the run: a publishing client, the settings, the worker's env."""
 
     publisher: Client
-    settings: Settings
+    settings: StageSettings
     env: dict[str, str]
     pages: list[Page]
 
@@ -359,7 +359,7 @@ async def run(args: argparse.Namespace) -> int:
     pages = load_pages(args.data)
     with PrivateRabbit("soak") as node:
         env = worker_env(amqp_url=node.url, log_level="WARNING")
-        settings = load_settings(env)
+        settings = StageSettings.from_env(env)
         worker: WorkerProcess | None = None
         try:
             async with Client(settings.amqp_url) as publisher:

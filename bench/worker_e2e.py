@@ -51,9 +51,9 @@ from devkit.client import Client, Received
 from devkit.corpus import DEFAULT_DATA, Page, load_pages
 from devkit.paths import ROOT
 from devkit.procs import descendants, stat_fields
-from worker.config import Settings, load_settings
-from worker.fitproc import answer, fit_page
+from worker.config import StageSettings
 from worker.schemas import Encoding, clean_message_id
+from worker.stage.fitproc import answer, fit_page
 
 _TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -147,7 +147,7 @@ async def _run(pages: list[Page], rounds: int) -> dict[str, float]:
         "BLOCKDENSITY_HTTP_PORT": str(port),
         "BLOCKDENSITY_LOG_LEVEL": "WARNING",
     }
-    settings: Settings = load_settings(env)
+    settings: StageSettings = StageSettings.from_env(env)
     messages = [_message(page, i, r) for r in range(rounds) for i, page in enumerate(pages)]
     figures: dict[str, float] = {"pages": len(messages)}
     arrivals: dict[str, float] = {}
@@ -205,7 +205,7 @@ async def _run(pages: list[Page], rounds: int) -> dict[str, float]:
 
 async def _paced(
     client: Client,
-    settings: Settings,
+    settings: StageSettings,
     pages: list[Page],
     rate: float,
     arrivals: dict[str, float],
@@ -251,7 +251,7 @@ def _in_process_rate(pages: list[Page]) -> float:
 
 def _child_work_seconds(pages: list[Page]) -> float:
     """CPU seconds a page of a fit process's own work, in this process: the message
-    body decoded, fitted, its record built and encoded (worker.fitproc.answer)."""
+    body decoded, fitted, its record built and encoded (worker.stage.fitproc.answer)."""
     bodies = {page.page_id: page_message(page, "bench") for page in pages}
     return _best_pass(
         lambda page: answer(bodies[page.page_id], Encoding.MSGPACK, fit_page), pages

@@ -21,7 +21,7 @@ from devkit.faults import MARKERS_FIT
 from devkit.messages import SLOW, collect, collect_urls, corpus_pages, msgpack_page, page_url
 from devkit.rabbitnode import PrivateRabbit
 from devkit.workers import http_get, start_worker, worker_env
-from worker.config import load_settings
+from worker.config import StageSettings
 
 __all__ = ["AlarmConfig", "AlarmReport", "run_alarm"]
 
@@ -85,7 +85,7 @@ async def run_alarm(config: AlarmConfig, log_dir: Path) -> AlarmReport:
         env = worker_env(
             amqp_url=node.url, pool_size=str(config.pool_size), fit_function=MARKERS_FIT
         )
-        settings = load_settings(env)
+        settings = StageSettings.from_env(env)
         corpus = corpus_pages(config.pages)
         pages = [corpus[index % len(corpus)].raw + SLOW for index in range(config.pages)]
         urls = [f"https://alarm.example/{index}" for index in range(config.pages)]

@@ -55,8 +55,8 @@ from devkit.messages import json_page, msgpack_page
 from devkit.procs import alive
 from devkit.rabbitnode import PrivateRabbit
 from devkit.workers import WorkerProcess, http_get, start_worker, worker_env
-from worker.amqp import HEADER_REASON
-from worker.config import load_settings
+from worker.amqp.topology import HEADER_REASON
+from worker.config import StageSettings
 from worker.schemas import CleanPage, clean_message_id
 
 __all__ = [
@@ -520,7 +520,7 @@ class ChaosRun:
                 pool_size=str(config.pool_size),
                 log_level="WARNING",
             )
-            settings = load_settings(env)
+            settings = StageSettings.from_env(env)
             workers = Workers(env, config.workers, config.log_dir)
             for path in workers.logs:
                 path.unlink(missing_ok=True)

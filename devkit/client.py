@@ -16,8 +16,8 @@ from typing import Any, NamedTuple
 import aio_pika
 from aio_pika.abc import AbstractIncomingMessage, AbstractRobustChannel, AbstractRobustConnection
 
-from worker.amqp import input_queue_arguments
-from worker.config import Settings
+from worker.amqp.topology import input_queue_arguments
+from worker.config import StageSettings
 
 __all__ = ["Client", "Received"]
 
@@ -61,7 +61,7 @@ class Client:
             raise RuntimeError("use Client in `async with`")
         return self._channel
 
-    async def declare_input(self, settings: Settings) -> None:
+    async def declare_input(self, settings: StageSettings) -> None:
         """Declare the input queues as the worker does (to fill them before the worker runs)."""
         for name in settings.input_queues:
             await self.channel.declare_queue(
@@ -133,7 +133,7 @@ class Client:
         await message.nack(requeue=True)
         return False
 
-    async def delete_topology(self, settings: Settings) -> None:
+    async def delete_topology(self, settings: StageSettings) -> None:
         """Delete every queue and exchange of `settings` (test and demo clean-up)."""
         channel = self.channel
         for queue in (*settings.input_queues, settings.output_queue, settings.dead_letter_queue):

@@ -28,7 +28,7 @@ from devkit.client import Client
 from devkit.messages import collect, collect_urls, corpus_pages, msgpack_page, page_url
 from devkit.rabbitnode import PrivateRabbit, RabbitUnavailableError, Started
 from devkit.workers import WorkerProcess, http_get, start_worker, worker_env
-from worker.config import load_settings
+from worker.config import StageSettings
 
 __all__ = ["NodeKillConfig", "NodeKillReport", "PrivateCluster", "run_node_kill"]
 
@@ -138,7 +138,7 @@ async def run_node_kill(  # noqa: PLR0915 - the run reads top to bottom
     """Kill -9 the node the worker consumes from while pages flow; see the module docstring."""
     report = NodeKillReport(pages=config.pages)
     env = worker_env(amqp_url=",".join(cluster.urls), pool_size=str(config.pool_size))
-    settings = load_settings(env)
+    settings = StageSettings.from_env(env)
     worker: WorkerProcess = start_worker(env, log_dir / "cluster-worker.log")
     try:
         port = _connected_port(worker.log_text())

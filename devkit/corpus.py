@@ -23,13 +23,18 @@ __all__ = ["DEFAULT_DATA", "SETS", "Corpus", "Page", "Score", "load_pages", "sco
 
 
 def _default_data() -> Path:
-    """BLOCKDENSITY_DATA, else the team's shared folder beside the checkout (../shared/data),
-    else where it lives on the team's machines, whatever the checkout's path."""
+    """BLOCKDENSITY_DATA, else the team's `shared/data` beside the checkout (../shared/data)
+    or beside a folder above it (a git worktree kept in a folder of its own finds the one
+    beside its main checkout); failing all, the one beside the checkout, which is what a
+    test that cannot find it names."""
     if "BLOCKDENSITY_DATA" in os.environ:
         return Path(os.environ["BLOCKDENSITY_DATA"])
-    beside = Path(__file__).resolve().parents[2] / "shared" / "data"
-    machines = Path("/work/shared/data")
-    return machines if not beside.is_dir() and machines.is_dir() else beside
+    checkout = Path(__file__).resolve().parents[1]
+    for folder in checkout.parents:
+        found = folder / "shared" / "data"
+        if found.is_dir():
+            return found
+    return checkout.parent / "shared" / "data"
 
 
 DEFAULT_DATA = _default_data()

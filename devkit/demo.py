@@ -32,11 +32,11 @@ import msgspec
 from devkit.broker import ensure_rabbitmq, free_port, scratch_topology
 from devkit.client import Client
 from devkit.paths import SAMPLES
-from worker.amqp import FeedPublisher
-from worker.config import load_settings
-from worker.feed import FeedOptions, feed
+from worker.amqp.publisher import FeedPublisher
+from worker.config import StageSettings
+from worker.feed.feeder import FeedOptions, feed
+from worker.feed.sources import find_sources
 from worker.schemas import CleanPage
-from worker.sources import find_sources
 
 _SAMPLE = re.compile(r'^(blockdensity_[a-z_]+)(?:\{([a-z_]+)="([a-z_]+)"\})? (\S+)$')
 
@@ -76,10 +76,17 @@ def _show_page(name: str, page: CleanPage, lines: int) -> None:
     state = f"fallback ({page.fallback_reason})" if page.fallback else "fit"
     print(f"\n== {name}")
     print(f"   title:  {page.title or '(none)'}")
+    # The language the page declares (its <html lang>) beside the one its kept
+    # text is in: a page may declare one and be written in another.
+    detected = (
+        f"{page.lang_detected} ({page.lang_confidence:.2f})"
+        if page.lang_detected is not None and page.lang_confidence is not None
+        else "none"
+    )
+    print(f"   lang:   declared {page.lang or 'none'}, detected {detected}")
     print(
-        f"   lang:   {page.lang or '?'}   {state}: kept {page.blocks_kept} of "
-        f"{page.blocks_total} blocks, {page.words_kept} of {page.words_total} words, "
-        f"{page.fit_seconds * 1000:.1f} ms"
+        f"   {state + ':':<7} kept {page.blocks_kept} of {page.blocks_total} blocks, "
+        f"{page.words_kept} of {page.words_total} words, {page.fit_seconds * 1000:.1f} ms"
     )
     shown = [line for line in page.text.splitlines() if line.strip()][:lines]
     for line in shown:
@@ -121,7 +128,7 @@ async def _demo(samples: list[Path], lines: int) -> int:
         "BLOCKDENSITY_HTTP_HOST": "127.0.0.1",
         "BLOCKDENSITY_HTTP_PORT": str(port),
     }
-    settings = load_settings({**os.environ, **env})
+    settings = StageSettings.from_env({**os.environ, **env})
     log = Path(tempfile.gettempdir()) / f"blockdensity-demo-{settings.input_queue}.log"
     print(f"starting: python -m worker  (queue {settings.input_queue})")
     with log.open("wb") as out:

@@ -17,8 +17,8 @@ import time
 from collections.abc import Callable
 from typing import Final
 
-from worker.fitproc import fit_page
 from worker.schemas import CleanPage, FetchedPage
+from worker.stage.fitproc import fit_page
 
 __all__ = ["HANG_SIGNAL", "MARKERS", "MARKERS_FIT", "SLOW_MARKER", "fit_page_with_markers"]
 

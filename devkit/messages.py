@@ -21,7 +21,7 @@ from devkit.client import Client, Received
 from devkit.corpus import DEFAULT_DATA
 from devkit.faults import SLOW_MARKER
 from devkit.paths import SAMPLES
-from worker.config import Settings
+from worker.config import StageSettings
 
 __all__ = [
     "SLOW",
@@ -83,7 +83,7 @@ def json_page(url: str, body: str, **fields: Any) -> bytes:
 
 
 async def publish_pages(
-    client: Client, settings: Settings, pages: list[Sample], *, marker: bytes = b""
+    client: Client, settings: StageSettings, pages: list[Sample], *, marker: bytes = b""
 ) -> list[str]:
     """Publish each page (MessagePack) under url https://test.example/<i>; return the urls."""
     urls = []

@@ -26,8 +26,8 @@ from typing import Any
 from devkit.broker import free_port, scratch_topology
 from devkit.paths import ROOT
 from devkit.procs import descendants
-from worker.app import App
-from worker.config import Settings
+from worker.config import StageSettings
+from worker.stage.app import App
 
 __all__ = ["WorkerProcess", "http_get", "running_app", "start_worker", "wait_for", "worker_env"]
 
@@ -79,7 +79,7 @@ def http_get(port: int, path: str) -> tuple[int, str]:
 
 
 @contextlib.asynccontextmanager
-async def running_app(settings: Settings) -> AsyncIterator[App]:
+async def running_app(settings: StageSettings) -> AsyncIterator[App]:
     """An App serving `settings` in this event loop, ready when entered, stopped on exit."""
     app = App(settings)
     task = asyncio.create_task(app.run())

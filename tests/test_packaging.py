@@ -16,7 +16,6 @@ import email.parser
 import importlib.metadata
 import os
 import re
-import shlex
 import shutil
 import subprocess
 import sys
@@ -31,8 +30,7 @@ import pytest
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
-from tests.deploy.test_docker import _instructions
-from worker.__main__ import EXTRA_MODULES, _missing_extra
+from worker.extras import EXTRA_MODULES, missing_extra
 
 ROOT: Final = Path(__file__).resolve().parents[1]
 LIBRARY_REQUIREMENTS: Final = {"selectolax", "webencodings", "faust-cchardet", "pycld2", "msgspec"}
@@ -240,8 +238,8 @@ def test_wheel_installs_the_command(wheel: Wheel) -> None:
     assert wheel.entry_points.sections() == ["console_scripts"]
     assert dict(wheel.entry_points["console_scripts"]) == {
         "blockdensity": "blockdensity.cli:run",
-        "blockdensity-feed": "worker.commands:feed",
-        "blockdensity-collect": "worker.commands:collect",
+        "blockdensity-feed": "worker.feed.__main__:run",
+        "blockdensity-collect": "worker.collect.__main__:run",
     }
 
 
@@ -319,7 +317,7 @@ def test_worker_without_the_extra_says_what_to_install(venv: Venv) -> None:
     lines = result.stderr.splitlines()
     assert len(lines) == 1, result.stderr
     (line,) = lines
-    assert line.startswith('python -m worker: the worker needs the "worker" extra: ')
+    assert line.startswith('python -m worker: needs the "worker" extra: ')
     assert 'pip install "blockdensity[worker]"' in line
     for dist in WORKER_REQUIREMENTS:
         assert dist in line, f"{dist} not named in {line!r}"
@@ -340,33 +338,15 @@ def test_worker_help_needs_no_extra(venv: Venv) -> None:
     assert "BLOCKDENSITY_AMQP_URL" in result.stdout
 
 
-# --- the guard itself, and who installs the extra ---------------------------------
+# --- the guard itself ------------------------------------------------------------
 
 
 def test_missing_module_of_the_project_is_a_bug_not_a_missing_extra() -> None:
     for name in ("worker.nowhere", "blockdensity.nowhere"):
-        assert _missing_extra(ModuleNotFoundError(name=name)) is None
-    assert _missing_extra(ModuleNotFoundError()) is None
+        assert missing_extra(ModuleNotFoundError(name=name)) is None
+    assert missing_extra(ModuleNotFoundError()) is None
 
 
 def test_missing_dependency_of_the_extra_is_named() -> None:
     # Here the extra is installed: what is missing is what the error names.
-    assert _missing_extra(ModuleNotFoundError(name="aiormq.abc")) == "aiormq is not installed"
-
-
-def test_image_installs_the_extra_from_the_wheels_only() -> None:
-    commands: list[list[str]] = []
-    for keyword, args in _instructions(ROOT / "deploy" / "Dockerfile"):
-        if keyword == "RUN":
-            commands.append([])
-            for word in shlex.split(args):
-                if word == "&&":
-                    commands.append([])
-                else:
-                    commands[-1].append(word)
-    (build,) = [c for c in commands if c[:4] == ["python3", "-m", "pip", "wheel"]]
-    assert ".[worker]" in build, build
-    (install,) = [c for c in commands if c[:2] == ["/opt/venv/bin/pip", "install"]]
-    assert "blockdensity[worker]" in install, install
-    assert "--no-index" in install
-    assert install[install.index("--find-links") + 1] == "/wheels"
+    assert missing_extra(ModuleNotFoundError(name="aiormq.abc")) == "aiormq is not installed"

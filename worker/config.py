@@ -1,9 +1,14 @@
-"""Settings: every BLOCKDENSITY_* environment variable, parsed once into a frozen object.
+"""Settings: every BLOCKDENSITY_* environment variable, declared once; a settings type per program.
 
-Each setting is declared once, in SETTINGS, with its variable, default and
-meaning; `python -m worker --help` prints that table, and `load_settings`
-parses it. A value that does not parse raises ConfigError naming the
-variable (the entry point turns it into exit status 2).
+SETTINGS declares each variable once, with its parser, default and meaning.
+Each program reads only its own: `StageSettings` (python -m worker),
+`FeedSettings` (blockdensity-feed) and `CollectSettings`
+(blockdensity-collect) list the settings they use as their fields, and
+`from_env` parses those and no other (the feeder neither imports the fit
+function seam nor reads the cgroup's CPU quota); each program's `--help`
+prints its own part of the table (`help_table`). A value that does not
+parse raises ConfigError naming the variable (each entry point turns it
+into exit status 2).
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ import textwrap
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, Self
 from urllib.parse import parse_qs, urlsplit, urlunsplit
 
 from blockdensity import Profile
@@ -24,12 +29,13 @@ from blockdensity import Profile
 __all__ = [
     "ENV_PREFIX",
     "SETTINGS",
+    "BrokerSettings",
+    "CollectSettings",
     "ConfigError",
-    "Settings",
+    "FeedSettings",
+    "StageSettings",
     "available_cpus",
     "describe_statuses",
-    "help_table",
-    "load_settings",
     "parse_statuses",
     "redact_url",
     "unknown_variables",
@@ -48,10 +54,84 @@ class ConfigError(ValueError):
 
 
 @dataclass(frozen=True, slots=True)
-class Settings:
-    """The worker's whole configuration. Build it with `load_settings`."""
+class BrokerSettings:
+    """What every program reads, the broker's address; the base of each program's settings.
+
+    A program's settings are a frozen dataclass of this base whose fields
+    are names of SETTINGS: `from_env` fills exactly those. Declared with
+    `repr=False`, so that this `__repr__`, which hides the password, is its.
+    """
 
     amqp_url: str
+
+    @property
+    def amqp_urls(self) -> tuple[str, ...]:
+        """The broker's addresses: one, or the nodes of one cluster."""
+        return tuple(self.amqp_url.split(","))
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> Self:
+        """Parse this program's BLOCKDENSITY_* variables of `env` (default: os.environ)."""
+        env = os.environ if env is None else env
+        values: dict[str, Any] = {}
+        for setting in _settings_of(cls):
+            raw = env.get(setting.env)
+            if raw is None or not raw.strip():  # unset or empty: the default
+                if setting.derive is not None:
+                    values[setting.field] = setting.derive(values)
+                    continue
+                raw = setting.default
+            try:
+                values[setting.field] = setting.parse(raw)
+            except ValueError as error:
+                shown = redact_url(raw) if setting.field == "amqp_url" else raw
+                raise ConfigError(f"{setting.env}={shown!r}: {error}") from None
+        return cls(**values)
+
+    @classmethod
+    def help_table(cls, width: int = 79) -> str:
+        """This program's variables with their defaults and meanings, for --help."""
+        defaults = cls.from_env({})  # a derived default is shown as it comes out here
+        lines = []
+        for setting in _settings_of(cls):
+            if setting.derive is not None:
+                default = f"{setting.default}; here {getattr(defaults, setting.field)}"
+            else:
+                default = setting.default or "empty"
+            lines.append(f"  {setting.env}  (default: {default})")
+            lines += textwrap.wrap(
+                setting.help, width, initial_indent=" " * 6, subsequent_indent=" " * 6
+            )
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        # The URL's password must never reach a log line or a traceback.
+        values = "".join(
+            f", {field.name}={_shown(getattr(self, field.name))}"
+            for field in fields(self)
+            if field.name != "amqp_url"
+        )
+        return f"{type(self).__name__}(amqp_url={redact_url(self.amqp_url)!r}{values})"
+
+    __str__ = __repr__
+
+
+class _InputQueues:
+    """The input queues' names as a tuple, for the programs that read BLOCKDENSITY_INPUT_QUEUE."""
+
+    __slots__ = ()
+    input_queue: str
+
+    @property
+    def input_queues(self) -> tuple[str, ...]:
+        """The input queues' names: one, or a list (a family written out)."""
+        return tuple(self.input_queue.split(","))
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class StageSettings(BrokerSettings, _InputQueues):
+    """The queue stage's configuration (python -m worker): every setting."""
+
     input_queue: str
     input_exchange: str
     output_exchange: str
@@ -81,26 +161,30 @@ class Settings:
     profile: Profile
     output_blocks: bool
 
-    @property
-    def input_queues(self) -> tuple[str, ...]:
-        """The input queues' names: one, or a list (a family written out)."""
-        return tuple(self.input_queue.split(","))
 
-    @property
-    def amqp_urls(self) -> tuple[str, ...]:
-        """The broker's addresses: one, or the nodes of one cluster."""
-        return tuple(self.amqp_url.split(","))
+@dataclass(frozen=True, slots=True, repr=False)
+class FeedSettings(BrokerSettings, _InputQueues):
+    """blockdensity-feed's: where the pages go (the input queues, declared as the stage
+    declares them), how large a page may be, how long a confirm may take."""
 
-    def __repr__(self) -> str:
-        # The URL's password must never reach a log line or a traceback.
-        values = ", ".join(
-            f"{field.name}={_shown(getattr(self, field.name))}"
-            for field in fields(self)
-            if field.name != "amqp_url"
-        )
-        return f"Settings(amqp_url={redact_url(self.amqp_url)!r}, {values})"
+    input_queue: str
+    input_exchange: str
+    dead_letter_exchange: str
+    delivery_limit: int
+    max_body_bytes: int
+    publish_timeout: float
 
-    __str__ = __repr__
+
+@dataclass(frozen=True, slots=True, repr=False)
+class CollectSettings(BrokerSettings):
+    """blockdensity-collect's: the output and dead-letter queues (declared as the stage
+    declares them)."""
+
+    output_exchange: str
+    output_routing_key: str
+    output_queue: str
+    dead_letter_exchange: str
+    dead_letter_queue: str
 
 
 def _shown(value: object) -> str:
@@ -280,7 +364,7 @@ def _import_path(value: str) -> str:
     if not value:
         return value  # the density fit itself
     if not _IMPORT_PATH.fullmatch(value):
-        raise ValueError("must be module:function, e.g. devkit.faults:fit_page_with_markers")
+        raise ValueError("must be module:function, e.g. mypackage.fits:fit_page")
     try:
         function = pkgutil.resolve_name(value)
     except (ImportError, AttributeError) as error:
@@ -420,7 +504,8 @@ SETTINGS: Final[tuple[Setting, ...]] = (
         _seconds(0.01, 3600),
         "10",
         "Wait this long for the broker to confirm a publish before requeueing the input; "
-        "time in which the broker blocks publishing (a resource alarm) does not count.",
+        "time in which the broker blocks publishing (a resource alarm) does not count. "
+        "The feeder waits at least 30 s, and stops (to resume) when a confirm fails.",
     ),
     Setting(
         "max_body_bytes",
@@ -428,7 +513,8 @@ SETTINGS: Final[tuple[Setting, ...]] = (
         "8MiB",
         "Larger AMQP message bodies are dead-lettered as too_large, unparsed; "
         "a gzip or deflate body (AMQP content_encoding) is too_large when it "
-        "decompresses to more.",
+        "decompresses to more. The feeder counts a larger page as too_large and "
+        "does not publish it.",
     ),
     Setting(
         "max_url_bytes",
@@ -485,29 +571,16 @@ SETTINGS: Final[tuple[Setting, ...]] = (
         _import_path,
         "",
         "Empty for the density fit. For tests and experiments: module:function of "
-        "another function the fit processes run on each page (worker.fitproc.fit_page's "
-        "signature), e.g. the test suite's devkit.faults:fit_page_with_markers.",
+        "another function the fit processes run on each page, of the signature of "
+        "worker.stage.fitproc.fit_page (the test suite's crashes or hangs on marked pages).",
     ),
 )
 
 
-def load_settings(env: Mapping[str, str] | None = None) -> Settings:
-    """Parse the BLOCKDENSITY_* variables of `env` (default: os.environ)."""
-    env = os.environ if env is None else env
-    values: dict[str, Any] = {}
-    for setting in SETTINGS:
-        raw = env.get(setting.env)
-        if raw is None or not raw.strip():  # unset or empty: the default
-            if setting.derive is not None:
-                values[setting.field] = setting.derive(values)
-                continue
-            raw = setting.default
-        try:
-            values[setting.field] = setting.parse(raw)
-        except ValueError as error:
-            shown = redact_url(raw) if setting.field == "amqp_url" else raw
-            raise ConfigError(f"{setting.env}={shown!r}: {error}") from None
-    return Settings(**values)
+def _settings_of(kind: type[BrokerSettings]) -> list[Setting]:
+    """The settings a program's type has fields for, in the table's order."""
+    wanted = {field.name for field in fields(kind)}
+    return [setting for setting in SETTINGS if setting.field in wanted]
 
 
 def unknown_variables(env: Mapping[str, str] | None = None) -> list[str]:
@@ -517,7 +590,7 @@ def unknown_variables(env: Mapping[str, str] | None = None) -> list[str]:
     return sorted(name for name in env if name.startswith(ENV_PREFIX) and name not in known)
 
 
-def unverified_tls(settings: Settings) -> bool:
+def unverified_tls(settings: BrokerSettings) -> bool:
     """True when the AMQP URL turns certificate verification off (aiormq's ?no_verify_ssl=1).
 
     Accepted (a test broker with a self-signed certificate needs it), but worth
@@ -530,23 +603,6 @@ def unverified_tls(settings: Settings) -> bool:
         if parts.scheme == "amqps" and flags is not None and flags[0] != "0":
             return True
     return False
-
-
-def help_table(width: int = 79) -> str:
-    """Every variable with its default and meaning, for --help."""
-    computed = {"pool_size": available_cpus()}
-    computed["prefetch"] = 2 * computed["pool_size"]
-    lines = []
-    for setting in SETTINGS:
-        if setting.derive is not None:
-            default = f"{setting.default}; here {computed.get(setting.field)}"
-        else:
-            default = setting.default or "empty"
-        lines.append(f"  {setting.env}  (default: {default})")
-        lines += textwrap.wrap(
-            setting.help, width, initial_indent=" " * 6, subsequent_indent=" " * 6
-        )
-    return "\n".join(lines)
 
 
 def redact_url(url: str) -> str:

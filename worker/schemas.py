@@ -21,8 +21,9 @@ from typing import Annotated, Any, Final, Generic, TypeVar
 
 import msgspec
 
-from blockdensity import Decision, FallbackReason, Fit, Summary
+from blockdensity import Decision, Fit, Summary
 from blockdensity.result import BlockKind, Metadata, summary_fields
+from worker.content import media_type
 
 __all__ = [
     "MEDIA_TYPES",
@@ -30,23 +31,14 @@ __all__ = [
     "CleanPage",
     "Encoding",
     "FetchedPage",
-    "FitReply",
-    "Fitted",
     "InvalidMessageError",
-    "Pong",
-    "Raised",
-    "Ready",
     "clean_message_id",
     "clean_page",
     "decode_page",
-    "decode_reply",
     "decode_untyped",
-    "encode_clean",
-    "encode_fetched",
     "encode_json",
-    "encode_reply",
+    "encode_message",
     "encoding_for",
-    "is_html",
     "json_schemas",
 ]
 
@@ -71,8 +63,6 @@ MEDIA_TYPES: Final = {
     "application/msgpack": Encoding.MSGPACK,
     "application/x-msgpack": Encoding.MSGPACK,
 }
-# HTTP content types the fit is for. A page without one is assumed HTML.
-_HTML_TYPES: Final = frozenset({"text/html", "application/xhtml+xml"})
 
 
 class InvalidMessageError(ValueError):
@@ -117,10 +107,10 @@ class FetchedPage(msgspec.Struct, Generic[BodyT], kw_only=True, frozen=True):
 
 # The fit's own fields come from blockdensity.Summary, which CleanPage
 # extends: a field added there is in the output (and, once `python -m
-# worker.schemas` has run, in its JSON Schema) with no edit here. A pool child
-# builds it (`clean_page`), so what crosses the process boundary is this
-# record. A dataclass rather than a Struct for that reason (the library has no
-# msgspec); msgspec encodes it just as well. The docstring is the schema's.
+# worker.schemas` has run, in its JSON Schema) with no edit here. A fit
+# process builds it (`clean_page`) and sends it encoded. A dataclass rather
+# than a Struct, as Summary is (the library has no msgspec); msgspec encodes
+# it just as well. The docstring is the schema's.
 @dataclass(frozen=True, slots=True, kw_only=True)
 class KeptBlock:
     """One block of the page's text: what it is, and its text (its lines in `text`)."""
@@ -186,8 +176,7 @@ _MSGPACK_ENCODER: Final = msgspec.msgpack.Encoder()
 
 def encoding_for(content_type: str | None) -> Encoding:
     """The encoding an AMQP content_type names; InvalidMessageError if none."""
-    media_type = _media_type(content_type)
-    encoding = MEDIA_TYPES.get(media_type)
+    encoding = MEDIA_TYPES.get(media_type(content_type) or "")
     if encoding is None:
         expected = ", ".join(MEDIA_TYPES)
         if not content_type:
@@ -214,69 +203,17 @@ def decode_page(
         raise InvalidMessageError(f"undecodable {encoding.value}: nested too deeply") from None
 
 
-def encode_clean(page: CleanPage, encoding: Encoding) -> bytes:
+def encode_message(
+    record: CleanPage | FetchedPage[bytes] | FetchedPage[str], encoding: Encoding
+) -> bytes:
+    """A message body: a CleanPage (the stage's output) or a FetchedPage (as a crawler, or
+    the feeder, publishes it)."""
     if encoding is Encoding.MSGPACK:
-        return _MSGPACK_ENCODER.encode(page)
-    return _JSON_ENCODER.encode(page)
+        return _MSGPACK_ENCODER.encode(record)
+    return _JSON_ENCODER.encode(record)
 
 
-# --- between the worker and its fit processes (worker.pool, worker.fitproc) ---
-#
-# A fit process answers each page with the output record already encoded
-# (the parent moves its bytes to the broker, never decodes or re-encodes it)
-# and the few figures the parent's metrics record. MessagePack arrays: the
-# parent decodes one of these per page.
-
-
-class Fitted(msgspec.Struct, tag="fitted", array_like=True, frozen=True):
-    """A page fitted: its CleanPage, encoded as the input was, and the figures for metrics."""
-
-    output: bytes
-    fallback_reason: FallbackReason | None
-    blocks_total: int
-    blocks_kept: int
-    fit_seconds: float
-
-    @property
-    def fallback(self) -> bool:
-        return self.fallback_reason is not None
-
-
-class Raised(msgspec.Struct, tag="raised", array_like=True, frozen=True):
-    """The fit function raised (blockdensity promises it never does): what it raised."""
-
-    error: str
-
-
-class Ready(msgspec.Struct, tag="ready", array_like=True, frozen=True):
-    """A fit process has started and takes pages."""
-
-    pid: int
-
-
-class Pong(msgspec.Struct, tag="pong", array_like=True, frozen=True):
-    """A fit process's answer to the watchdog's ping."""
-
-
-FitReply = Fitted | Raised | Ready | Pong
-_REPLY_DECODER: Final = msgspec.msgpack.Decoder(FitReply)
-
-
-def encode_reply(reply: FitReply) -> bytes:
-    return _MSGPACK_ENCODER.encode(reply)
-
-
-def decode_reply(data: bytes | bytearray | memoryview) -> FitReply:
-    """A fit process's reply (our own bytes, from our own process: msgspec raises on a bug)."""
-    return _REPLY_DECODER.decode(data)
-
-
-# For the feeder and the collector (worker.feed, worker.collect): a FetchedPage
-# encoded as a crawler would, and any message body as plain data or JSON.
-def encode_fetched(page: FetchedPage[bytes] | FetchedPage[str], encoding: Encoding) -> bytes:
-    if encoding is Encoding.MSGPACK:
-        return _MSGPACK_ENCODER.encode(page)
-    return _JSON_ENCODER.encode(page)
+# For the collector: any message body as plain data, and a value as JSON.
 
 
 def decode_untyped(body: bytes, encoding: Encoding) -> Any:
@@ -294,11 +231,6 @@ def encode_json(value: Any) -> bytes:
     return _JSON_ENCODER.encode(value)
 
 
-def is_html(content_type: str | None) -> bool:
-    """Whether an HTTP Content-Type is one the fit is for (absent counts as HTML)."""
-    return content_type is None or _media_type(content_type) in _HTML_TYPES
-
-
 def clean_message_id(input_message_id: str | None, url: str, fetch_id: str | None) -> str:
     """The output's AMQP message_id: the same for every delivery of the same input.
 
@@ -312,10 +244,6 @@ def clean_message_id(input_message_id: str | None, url: str, fetch_id: str | Non
         key = f"url\0{url}\0{fetch_id or ''}"
     digest = hashlib.sha256(f"blockdensity/clean/v{SCHEMA_VERSION}\0{key}".encode())
     return digest.hexdigest()[:32]
-
-
-def _media_type(content_type: str | None) -> str:
-    return (content_type or "").partition(";")[0].strip().lower()
 
 
 # --- JSON Schemas -----------------------------------------------------------------

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 from pathlib import Path
 from typing import Any
 
@@ -18,12 +19,12 @@ import jsonschema
 import pytest
 
 from tests.deploy.common import DEPLOY, SCHEMAS, load_yaml, run, venv_tool
-from worker.config import SETTINGS, load_settings
+from worker.config import SETTINGS, StageSettings
 
 DOCKERFILE = DEPLOY / "Dockerfile"
 COMPOSE = DEPLOY / "compose.yaml"
 ENV_NAMES = {setting.env for setting in SETTINGS}
-DEFAULTS = load_settings({})
+DEFAULTS = StageSettings.from_env({})
 
 
 def _hadolint() -> str:
@@ -151,6 +152,24 @@ def test_dockerignore_lets_through_what_the_build_copies() -> None:
         assert (root / source).exists(), source
 
 
+def test_image_installs_the_extra_from_the_wheels_only() -> None:
+    commands: list[list[str]] = []
+    for keyword, args in _instructions(DOCKERFILE):
+        if keyword == "RUN":
+            commands.append([])
+            for word in shlex.split(args):
+                if word == "&&":
+                    commands.append([])
+                else:
+                    commands[-1].append(word)
+    (build,) = [c for c in commands if c[:4] == ["python3", "-m", "pip", "wheel"]]
+    assert ".[worker]" in build, build
+    (install,) = [c for c in commands if c[:2] == ["/opt/venv/bin/pip", "install"]]
+    assert "blockdensity[worker]" in install, install
+    assert "--no-index" in install
+    assert install[install.index("--find-links") + 1] == "/wheels"
+
+
 # --- compose.yaml -----------------------------------------------------------------
 
 
@@ -217,7 +236,7 @@ def test_compose_worker_matches_the_worker_settings() -> None:
     worker = _compose()["services"]["worker"]
     environment = worker["environment"]
     assert set(environment) <= ENV_NAMES, set(environment) - ENV_NAMES
-    settings = load_settings(environment)
+    settings = StageSettings.from_env(environment)
     cpus = float(worker["deploy"]["resources"]["limits"]["cpus"])
     assert settings.pool_size == cpus, "one fit process per CPU of the limit"
     assert _seconds(worker["stop_grace_period"]) > settings.fit_timeout + settings.grace_period

@@ -55,7 +55,7 @@ from tests.deploy.common import (
     run,
 )
 from tests.deploy.conftest import PrometheusTools
-from worker.config import Settings, load_settings
+from worker.config import StageSettings
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
@@ -69,7 +69,7 @@ _PLUGIN_TOOL_DIRS = ("/usr/sbin", "/usr/lib/rabbitmq/bin")
 
 @dataclass
 class Stack:
-    settings: Settings
+    settings: StageSettings
     input_stem: str  # the input queues' stem: <name> for <name>.0 and <name>.1
     prometheus_url: str
     broker_metrics: str | None  # None when scraped; else why not
@@ -139,7 +139,7 @@ def _enable_broker_metrics() -> str | None:
 # --- Prometheus ------------------------------------------------------------------------------
 
 
-def _prometheus_config(folder: Path, settings: Settings, broker_metrics: bool) -> Path:
+def _prometheus_config(folder: Path, settings: StageSettings, broker_metrics: bool) -> Path:
     """deploy/prometheus's jobs and rules, pointed at this test's worker, broker and queues."""
     rules = RULES.read_text(encoding="utf-8")
     stem = family_stem(settings.input_queues)
@@ -235,7 +235,9 @@ def _stop(worker: WorkerProcess) -> None:
             os.kill(pid, signal.SIGKILL)
 
 
-async def _publish(settings: Settings, first: int, count: int, *, invalid: bool = False) -> int:
+async def _publish(
+    settings: StageSettings, first: int, count: int, *, invalid: bool = False
+) -> int:
     """Publish pages `first` to `first + count` of the corpus; return how many there were."""
     pages = corpus_pages(first + count)[first:]
     queues = settings.input_queues
@@ -251,7 +253,7 @@ async def _publish(settings: Settings, first: int, count: int, *, invalid: bool 
     return len(pages)
 
 
-async def _delete_topology(settings: Settings) -> None:
+async def _delete_topology(settings: StageSettings) -> None:
     async with Client(settings.amqp_url) as client:
         await client.delete_topology(settings)
 
@@ -269,7 +271,7 @@ def stack(
     env = worker_env(log_level="WARNING")
     stem = env["BLOCKDENSITY_INPUT_QUEUE"]
     env["BLOCKDENSITY_INPUT_QUEUE"] = f"{stem}.{{0..1}}"  # a family of two
-    settings = load_settings(env)
+    settings = StageSettings.from_env(env)
     assert family_stem(settings.input_queues) == stem
     worker = start_worker(env, folder / "worker.log")
     try:

@@ -42,7 +42,7 @@ from devkit.messages import collect_urls, page_url, publish_pages, sample_pages
 from devkit.workers import http_get, worker_env
 from tests.deploy import image
 from tests.deploy.common import DEPLOY, ROOT
-from worker.config import SETTINGS, load_settings
+from worker.config import SETTINGS, StageSettings
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(1800)]
 
@@ -231,7 +231,7 @@ def _wait_ready(process: subprocess.Popen[bytes], port: int, log: Path, timeout:
 
 
 async def _round_trip(env: dict[str, str]) -> dict[str, dict[str, Any]]:
-    settings = load_settings(env)
+    settings = StageSettings.from_env(env)
     pages = sample_pages()
     async with Client(AMQP_URL) as client:
         try:

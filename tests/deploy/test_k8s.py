@@ -41,7 +41,7 @@ from tests.deploy.common import (
     promql_unquote,
     recording_rules,
 )
-from worker.config import SETTINGS, Settings, load_settings
+from worker.config import SETTINGS, StageSettings
 
 ENV_NAMES = {setting.env for setting in SETTINGS}
 # Measured while bench.worker_e2e drained the development corpus (deploy/README.md,
@@ -91,9 +91,11 @@ def worker_config(rendered: list[dict[str, Any]]) -> dict[str, str]:
 
 
 @pytest.fixture(scope="module")
-def settings(worker_config: dict[str, str]) -> Settings:
+def settings(worker_config: dict[str, str]) -> StageSettings:
     """The worker's settings in the pod: the ConfigMap, and the URL from the Secret."""
-    return load_settings({**worker_config, "BLOCKDENSITY_AMQP_URL": "amqp://u:p@rabbitmq:5672/"})
+    return StageSettings.from_env(
+        {**worker_config, "BLOCKDENSITY_AMQP_URL": "amqp://u:p@rabbitmq:5672/"}
+    )
 
 
 @pytest.fixture(scope="module")
@@ -212,14 +214,14 @@ def test_prometheusrule_carries_rules_yml() -> None:
 
 
 def test_grace_period_outlasts_fit_timeout_and_drain(
-    rendered: list[dict[str, Any]], settings: Settings
+    rendered: list[dict[str, Any]], settings: StageSettings
 ) -> None:
     pod = _one(rendered, "Deployment")["spec"]["template"]["spec"]
     assert pod["terminationGracePeriodSeconds"] > settings.fit_timeout + settings.grace_period
 
 
 def test_probes_and_ports_are_the_workers(
-    rendered: list[dict[str, Any]], container: dict[str, Any], settings: Settings
+    rendered: list[dict[str, Any]], container: dict[str, Any], settings: StageSettings
 ) -> None:
     (port,) = container["ports"]
     assert port == {"name": "metrics", "containerPort": settings.http_port, "protocol": "TCP"}
@@ -253,14 +255,16 @@ def test_environment_names_are_worker_settings(
     assert source["configMapRef"]["name"].startswith("blockdensity-config-")
 
 
-def test_pool_size_is_the_cpu_limit(container: dict[str, Any], settings: Settings) -> None:
+def test_pool_size_is_the_cpu_limit(container: dict[str, Any], settings: StageSettings) -> None:
     limits, requests = container["resources"]["limits"], container["resources"]["requests"]
     assert settings.pool_size == int(limits["cpu"])
     assert requests["cpu"] == limits["cpu"]
     assert settings.prefetch == 2 * settings.pool_size
 
 
-def test_memory_covers_the_measured_peak(container: dict[str, Any], settings: Settings) -> None:
+def test_memory_covers_the_measured_peak(
+    container: dict[str, Any], settings: StageSettings
+) -> None:
     def mebibytes(quantity: str) -> int:
         match = re.fullmatch(r"(\d+)(Mi|Gi)", quantity)
         assert match is not None, quantity
@@ -293,7 +297,7 @@ def test_pod_runs_with_least_privilege(
     assert "emptyDir" in tmp, "the forkserver's socket needs a writable /tmp"
 
 
-def test_replicas_belong_to_keda(rendered: list[dict[str, Any]], settings: Settings) -> None:
+def test_replicas_belong_to_keda(rendered: list[dict[str, Any]], settings: StageSettings) -> None:
     deployment = _one(rendered, "Deployment")
     assert "replicas" not in deployment["spec"], "the HPA owns the count; apply would reset it"
     scaled = _one(rendered, "ScaledObject")["spec"]
@@ -332,7 +336,9 @@ def test_example_secret_is_an_example(rendered: list[dict[str, Any]]) -> None:
     assert data["management-url"].endswith(":15672/")
 
 
-def _assert_trigger_counts_the_input_queues(metadata: dict[str, str], settings: Settings) -> None:
+def _assert_trigger_counts_the_input_queues(
+    metadata: dict[str, str], settings: StageSettings
+) -> None:
     """The trigger counts the configured input queues, each one, and nothing else.
 
     With useRegex KEDA asks the management API for the queues whose names
@@ -353,7 +359,7 @@ def _assert_trigger_counts_the_input_queues(metadata: dict[str, str], settings: 
         assert re.search(metadata["queueName"], name, re.IGNORECASE), f"not counted: {name}"
 
 
-def test_trigger_check_can_fail(settings: Settings) -> None:
+def test_trigger_check_can_fail(settings: StageSettings) -> None:
     """A trigger that names another queue, or a pattern that misses the family,
     catches too much or is unanchored, is refused."""
     good = {"protocol": "http", "useRegex": "true", "operation": "sum"}
@@ -401,7 +407,9 @@ def test_overlay_family_example_is_counted(tmp_path: Path) -> None:
     name = config["metadata"]["name"]
     (container,) = _one(objects, "Deployment")["spec"]["template"]["spec"]["containers"]
     assert container["envFrom"] == [{"configMapRef": {"name": name}}], "the pods follow"
-    family = load_settings({**config["data"], "BLOCKDENSITY_AMQP_URL": "amqp://u:p@rabbitmq/"})
+    family = StageSettings.from_env(
+        {**config["data"], "BLOCKDENSITY_AMQP_URL": "amqp://u:p@rabbitmq/"}
+    )
     assert family.input_queues == tuple(f"pages.fetched.{number}" for number in range(8))
     assert family.input_exchange, "a family of queues is filled by the consistent-hash exchange"
     assert family.input_exchange not in family.input_queues
@@ -418,11 +426,11 @@ def _rules_input_queue(rule: dict[str, Any]) -> tuple[str, str]:
     return promql_unquote(pattern), label
 
 
-def test_rules_and_dashboard_name_the_configured_queues(settings: Settings) -> None:
+def test_rules_and_dashboard_name_the_configured_queues(settings: StageSettings) -> None:
     """The rules and the dashboard select the configured input queue and its
     numbered family (Prometheus anchors a regex matcher), and the dead-letter
     queue by its name."""
-    defaults = load_settings({})
+    defaults = StageSettings.from_env({})
     assert (settings.input_queue, settings.dead_letter_queue) == (
         defaults.input_queue,
         defaults.dead_letter_queue,

@@ -31,7 +31,7 @@ from devkit.faults import MARKERS_FIT
 from devkit.messages import msgpack_page
 from devkit.procs import alive
 from devkit.workers import WorkerProcess, http_get, start_worker, wait_for, worker_env
-from worker.config import load_settings
+from worker.config import StageSettings
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
@@ -124,7 +124,7 @@ async def test_sigkill_with_a_fit_stuck_on_a_page_leaves_no_orphans(
     # forkserver's "alive" pipe open, so the forkserver never saw the worker go,
     # and the fit processes die with the forkserver, not with the worker.
     env = worker_env(fit_function=MARKERS_FIT, fit_timeout="600")
-    settings = load_settings(env)
+    settings = StageSettings.from_env(env)
     async with Client(settings.amqp_url) as client:
         try:
             await client.declare_input(settings)

@@ -18,21 +18,21 @@ from devkit.client import Client
 from devkit.messages import collect, msgpack_page
 from devkit.payloads import PayloadGen, classify
 from devkit.workers import http_get, running_app, wait_for, worker_env
-from worker.amqp import HEADER_REASON
-from worker.config import Settings, load_settings
-from worker.intake import RefusedError, admit
+from worker.amqp.topology import HEADER_REASON
+from worker.config import StageSettings
 from worker.schemas import clean_message_id
+from worker.stage.intake import RefusedError, admit
 
 pytestmark = [pytest.mark.integration]
 
 MESSAGES = 150
 
 
-def _expected(body: bytes, content_type: str | None, settings: Settings) -> str:
+def _expected(body: bytes, content_type: str | None, settings: StageSettings) -> str:
     """What the worker must make of a message: "output", or the dead letter's reason.
 
     The message decoder's outcome comes from the decoder campaign's oracle
-    (classify); the checks after decoding are worker.intake's, run here
+    (classify); the checks after decoding are worker.stage.intake's, run here
     outside the worker, so this test is about the flow: each message settled
     once, as intake says, and nothing crashing on the way.
     """
@@ -48,7 +48,7 @@ def _expected(body: bytes, content_type: str | None, settings: Settings) -> str:
 async def test_fuzzed_messages_are_outputs_or_dead_letters_with_their_reason(
     rabbitmq: None,
 ) -> None:
-    settings = load_settings(worker_env(max_body_bytes="64KiB"))
+    settings = StageSettings.from_env(worker_env(max_body_bytes="64KiB"))
     seeds = range(20261130, 20261130 + MESSAGES)
     messages = [PayloadGen(random.Random(seed)).payload() for seed in seeds]
     # Besides: one too large, one not HTML, and the deep nesting the decoder campaign found.

@@ -44,20 +44,20 @@ from devkit.messages import collect, msgpack_page, sample_pages
 from devkit.paths import ROOT
 from devkit.rabbitnode import PrivateRabbit
 from devkit.workers import http_get, running_app, start_worker, wait_for, worker_env
-from worker.amqp import HEADER_REASON
-from worker.config import Settings, load_settings
-from worker.fitproc import fit_page
-from worker.health import HealthServer
+from worker.amqp.topology import HEADER_REASON
+from worker.config import StageSettings
 from worker.logs import TEXT_LIMIT, JsonFormatter, TextFormatter
-from worker.metrics import Metrics
 from worker.schemas import (
     CleanPage,
     Encoding,
     FetchedPage,
     InvalidMessageError,
     decode_page,
-    encode_clean,
+    encode_message,
 )
+from worker.stage.fitproc import fit_page
+from worker.stage.health import HealthServer
+from worker.stage.metrics import Metrics
 
 SECRET = "s3cr3t-Pa55word"  # noqa: S105 - a test credential, the thing to look for
 
@@ -72,15 +72,15 @@ _FORBIDDEN_MODULES = {
 # Allowed, with the reason:
 _ALLOWED = {
     # The fit pool: PR_SET_PDEATHSIG, so that no fit process outlives the worker.
-    ("worker/fitproc.py", "ctypes"),
-    # AMQP content_encoding gzip/deflate, bounded by the body limit (a bomb is
-    # too_large after at most the limit's worth of output: test_intake.py).
-    ("worker/intake.py", "zlib"),
+    ("worker/stage/fitproc.py", "ctypes"),
+    # Content codings gzip/deflate, bounded by the body limit (a bomb is too
+    # large after at most the limit's worth of output: test_content.py).
+    ("worker/content.py", "zlib"),
     # blockdensity-collect: WET files are gzip members (compression only), and a
     # restart reads its own last file back to cut off a member a crash tore
     # (its own output on local disk, never a message from the network).
-    ("worker/wet.py", "gzip"),
-    ("worker/sinks.py", "zlib"),
+    ("worker/collect/wet.py", "gzip"),
+    ("worker/collect/rotation.py", "zlib"),
 }
 
 
@@ -106,8 +106,8 @@ def _findings(path: Path) -> set[tuple[str, str]]:
 
 
 def test_no_eval_pickle_shell_or_decompression_in_the_worker_or_the_library() -> None:
-    files = sorted((ROOT / "worker").glob("*.py")) + sorted((ROOT / "blockdensity").glob("*.py"))
-    assert len(files) > 20
+    files = sorted((ROOT / "worker").rglob("*.py")) + sorted((ROOT / "blockdensity").glob("*.py"))
+    assert len(files) > 60  # the sub-packages' modules too
     found = set().union(*(_findings(path) for path in files))
     assert found == _ALLOWED
     # The fit pool passes the page to its children as what msgspec decoded
@@ -167,8 +167,8 @@ def test_the_output_is_at_most_six_times_the_body(name: str) -> None:
     body, charset = _WORST_PAGES[name]
     clean = fit_page(FetchedPage(url="u", body=body, charset=charset))
     assert len(clean.text.encode()) <= 3 * len(body)
-    assert len(encode_clean(clean, Encoding.MSGPACK)) <= 3 * len(body) + 600
-    assert len(encode_clean(clean, Encoding.JSON)) <= 6 * len(body) + 600
+    assert len(encode_message(clean, Encoding.MSGPACK)) <= 3 * len(body) + 600
+    assert len(encode_message(clean, Encoding.JSON)) <= 6 * len(body) + 600
 
 
 def test_the_output_reports_block_counts_never_the_blocks() -> None:
@@ -187,7 +187,9 @@ def test_the_output_reports_block_counts_never_the_blocks() -> None:
 
 
 def _record(message: str, *args: object, **extra: Any) -> logging.LogRecord:
-    record = logging.LogRecord("worker.handler", logging.WARNING, __file__, 1, message, args, None)
+    record = logging.LogRecord(
+        "worker.stage.handler", logging.WARNING, __file__, 1, message, args, None
+    )
     record.__dict__.update(extra)
     return record
 
@@ -200,7 +202,9 @@ def test_log_lines_are_bounded_and_a_url_cannot_forge_one() -> None:
     # Found in review: the url (as long as the body, up to 8 MiB) went into
     # the log message and its `url` field whole, and in text format a newline
     # in it began a line of its own (log forging).
-    url = "https://e.org/x\n2026-11-30 12:00:00,000 INFO worker.app: stopped" + "a" * 3_000_000
+    url = (
+        "https://e.org/x\n2026-11-30 12:00:00,000 INFO worker.stage.app: stopped" + "a" * 3_000_000
+    )
     record = _record("dead-lettered (%s): %s of %s", "not_html", "pdf", url, url=url)
     text = TextFormatter().format(record)
     assert "\n" not in text
@@ -236,7 +240,7 @@ async def test_a_decompression_bomb_is_too_large_and_dead_lettered_as_received(
 ) -> None:
     # content_encoding gzip is decoded, but never past the body limit: 64 MiB
     # of zeros in ~64 KB is too_large after at most 1 MiB of output.
-    settings = load_settings(worker_env(max_body_bytes="1MiB"))
+    settings = StageSettings.from_env(worker_env(max_body_bytes="1MiB"))
     bomb = gzip.compress(msgpack_page("https://e.org/", b"\0" * (64 << 20)), mtime=0)
     async with Client(settings.amqp_url) as client:
         try:
@@ -289,7 +293,7 @@ async def test_the_deployed_broker_refuses_a_message_over_16_mib(
             await client.publish(queue.name, b"x" * ((16 << 20) + 1), content_type=None)
 
 
-async def _one_page_through(client: Client, settings: Settings) -> None:
+async def _one_page_through(client: Client, settings: StageSettings) -> None:
     """Publish a sample page to the worker's input and wait for its output."""
     await client.publish(
         settings.input_queue,
@@ -313,7 +317,7 @@ async def test_the_password_is_never_logged_nor_in_the_fit_processes(
 ) -> None:
     url = f"amqp://crawler:{SECRET}@127.0.0.1:{node_with_a_user.port}/"
     env = worker_env(amqp_url=url, log_level="DEBUG")
-    settings = load_settings(env)
+    settings = StageSettings.from_env(env)
     log = tmp_path / "worker.log"
     worker = start_worker(env, log)
     try:
@@ -377,7 +381,7 @@ async def test_an_amqps_url_verifies_the_certificate_by_default(tmp_path: Path) 
     # async: aiormq's Connection takes the running loop (none is current outside one).
     ca = _make_ca(tmp_path)
     url = f"amqps://crawler:{SECRET}@rabbit.internal:5671/?cafile={ca.cafile}&heartbeat=30"
-    assert load_settings({"BLOCKDENSITY_AMQP_URL": url}).amqp_url == url
+    assert StageSettings.from_env({"BLOCKDENSITY_AMQP_URL": url}).amqp_url == url
     connection = aiormq.Connection(URL(url))
     assert connection.ssl_certs.verify
     provider = aiormq.connection.SSLContextProvider(
@@ -443,7 +447,7 @@ async def test_amqps_with_certificate_verification_against_a_live_tls_node(
     with PrivateRabbit("tls", extra_config=tls) as node:
         url = f"amqps://guest:guest@localhost:{port}/?cafile={ca.cafile}"
         env = worker_env(amqp_url=url)
-        settings = load_settings(env)
+        settings = StageSettings.from_env(env)
         worker = start_worker(env, tmp_path / "worker.log")  # ready: connected over TLS
         try:
             async with Client(url) as client:

@@ -19,7 +19,7 @@ import pytest
 from devkit.broker import ensure_rabbitmq
 from devkit.client import Client
 from devkit.workers import WorkerProcess, worker_env
-from worker.config import Settings, load_settings
+from worker.config import StageSettings
 
 
 @pytest.fixture(scope="session")
@@ -36,12 +36,12 @@ def env() -> dict[str, str]:
 
 
 @pytest.fixture
-def settings(env: dict[str, str]) -> Settings:
-    return load_settings(env)
+def settings(env: dict[str, str]) -> StageSettings:
+    return StageSettings.from_env(env)
 
 
 @pytest.fixture
-async def client(rabbitmq: None, settings: Settings) -> AsyncIterator[Client]:
+async def client(rabbitmq: None, settings: StageSettings) -> AsyncIterator[Client]:
     async with Client(settings.amqp_url) as connected:
         yield connected
         await connected.delete_topology(settings)

@@ -1,4 +1,5 @@
-"""Settings: defaults, every variable parsed, invalid values named, the password hidden."""
+"""The settings: defaults, every variable parsed, invalid values named, the password hidden;
+a settings type per program, each reading and listing only its own."""
 
 from __future__ import annotations
 
@@ -11,9 +12,12 @@ import pytest
 
 from worker.config import (
     SETTINGS,
+    BrokerSettings,
+    CollectSettings,
     ConfigError,
+    FeedSettings,
+    StageSettings,
     available_cpus,
-    load_settings,
     redact_url,
     unknown_variables,
     unverified_tls,
@@ -21,7 +25,7 @@ from worker.config import (
 
 
 def test_defaults() -> None:
-    settings = load_settings({})
+    settings = StageSettings.from_env({})
     assert settings.amqp_url == "amqp://guest:guest@127.0.0.1:5672/"
     assert settings.input_queue == "pages.fetched"
     assert settings.output_exchange == "pages"
@@ -46,7 +50,7 @@ def test_available_cpus_is_the_affinity_not_the_machine() -> None:
 
 
 def test_overrides() -> None:
-    settings = load_settings(
+    settings = StageSettings.from_env(
         {
             "BLOCKDENSITY_POOL_SIZE": "3",
             "BLOCKDENSITY_MAX_BODY_BYTES": "512KiB",
@@ -68,7 +72,7 @@ def test_overrides() -> None:
 
 
 def test_empty_value_means_default() -> None:
-    assert load_settings({"BLOCKDENSITY_PREFETCH": " "}).prefetch == 2 * available_cpus()
+    assert StageSettings.from_env({"BLOCKDENSITY_PREFETCH": " "}).prefetch == 2 * available_cpus()
 
 
 @pytest.mark.parametrize(
@@ -96,27 +100,27 @@ def test_empty_value_means_default() -> None:
 )
 def test_invalid_value_names_the_variable(variable: str, value: str, complaint: str) -> None:
     with pytest.raises(ConfigError) as error:
-        load_settings({variable: value})
+        StageSettings.from_env({variable: value})
     assert str(error.value).startswith(f"{variable}=")
     assert complaint in str(error.value)
 
 
 def test_password_is_never_shown() -> None:
     url = "amqp://crawler:s3cret@rabbit.internal:5672/pages"
-    settings = load_settings({"BLOCKDENSITY_AMQP_URL": url})
+    settings = StageSettings.from_env({"BLOCKDENSITY_AMQP_URL": url})
     assert settings.amqp_url == url
     assert "s3cret" not in repr(settings)
     assert "s3cret" not in str(settings)
     assert redact_url(url) == "amqp://crawler:***@rabbit.internal:5672/pages"
     assert redact_url("amqp://localhost/") == "amqp://localhost/"
     with pytest.raises(ConfigError) as error:
-        load_settings({"BLOCKDENSITY_AMQP_URL": "https://crawler:s3cret@h/"})
+        StageSettings.from_env({"BLOCKDENSITY_AMQP_URL": "https://crawler:s3cret@h/"})
     assert "s3cret" not in str(error.value)
 
 
 def test_a_cluster_is_a_list_of_addresses_each_checked_and_redacted() -> None:
     urls = "amqp://u:pw1@node-a:5672/, amqp://u:pw2@node-b:5672/,amqp://u:pw3@node-c/"
-    settings = load_settings({"BLOCKDENSITY_AMQP_URL": urls})
+    settings = StageSettings.from_env({"BLOCKDENSITY_AMQP_URL": urls})
     assert settings.amqp_urls == (
         "amqp://u:pw1@node-a:5672/",
         "amqp://u:pw2@node-b:5672/",
@@ -139,7 +143,7 @@ def test_a_cluster_is_a_list_of_addresses_each_checked_and_redacted() -> None:
 )
 def test_an_address_that_cannot_be_used_fails_at_start(urls: str, complaint: str) -> None:
     with pytest.raises(ConfigError) as error:
-        load_settings({"BLOCKDENSITY_AMQP_URL": urls})
+        StageSettings.from_env({"BLOCKDENSITY_AMQP_URL": urls})
     message = str(error.value)
     assert message.startswith("BLOCKDENSITY_AMQP_URL=")
     assert complaint in message
@@ -157,7 +161,7 @@ def test_an_address_that_cannot_be_used_fails_at_start(urls: str, complaint: str
     ],
 )
 def test_input_queues_are_one_a_list_or_a_family(value: str, queues: tuple[str, ...]) -> None:
-    assert load_settings({"BLOCKDENSITY_INPUT_QUEUE": value}).input_queues == queues
+    assert StageSettings.from_env({"BLOCKDENSITY_INPUT_QUEUE": value}).input_queues == queues
 
 
 @pytest.mark.parametrize(
@@ -166,7 +170,7 @@ def test_input_queues_are_one_a_list_or_a_family(value: str, queues: tuple[str, 
 )
 def test_bad_input_queues_say_why(value: str, complaint: str) -> None:
     with pytest.raises(ConfigError, match=complaint):
-        load_settings({"BLOCKDENSITY_INPUT_QUEUE": value})
+        StageSettings.from_env({"BLOCKDENSITY_INPUT_QUEUE": value})
 
 
 def test_unknown_variables_are_reported() -> None:
@@ -186,7 +190,7 @@ def test_unknown_variables_are_reported() -> None:
     ],
 )
 def test_a_url_that_turns_certificate_checks_off_is_told(url: str, unverified: bool) -> None:
-    assert unverified_tls(load_settings({"BLOCKDENSITY_AMQP_URL": url})) is unverified
+    assert unverified_tls(StageSettings.from_env({"BLOCKDENSITY_AMQP_URL": url})) is unverified
 
 
 def test_help_lists_every_variable_with_its_default() -> None:
@@ -221,5 +225,78 @@ def test_the_documentation_lists_every_variable() -> None:
     ("value", "expected"), [("true", True), ("YES", True), ("0", False), ("off", False)]
 )
 def test_output_blocks_reads_the_usual_booleans(value: str, expected: bool) -> None:
-    assert load_settings({"BLOCKDENSITY_OUTPUT_BLOCKS": value}).output_blocks is expected
-    assert load_settings({}).output_blocks is False
+    assert StageSettings.from_env({"BLOCKDENSITY_OUTPUT_BLOCKS": value}).output_blocks is expected
+    assert StageSettings.from_env({}).output_blocks is False
+
+
+# --- a settings type per program ----------------------------------------------------
+
+PROGRAMS: dict[str, tuple[type[BrokerSettings], str]] = {
+    "python -m worker": (StageSettings, "worker"),
+    "blockdensity-feed": (FeedSettings, "worker.feed"),
+    "blockdensity-collect": (CollectSettings, "worker.collect"),
+}
+FEED_VARIABLES = {
+    "BLOCKDENSITY_AMQP_URL",
+    "BLOCKDENSITY_INPUT_QUEUE",
+    "BLOCKDENSITY_INPUT_EXCHANGE",
+    "BLOCKDENSITY_DEAD_LETTER_EXCHANGE",
+    "BLOCKDENSITY_DELIVERY_LIMIT",
+    "BLOCKDENSITY_MAX_BODY_BYTES",
+    "BLOCKDENSITY_PUBLISH_TIMEOUT",
+}
+COLLECT_VARIABLES = {
+    "BLOCKDENSITY_AMQP_URL",
+    "BLOCKDENSITY_OUTPUT_EXCHANGE",
+    "BLOCKDENSITY_OUTPUT_ROUTING_KEY",
+    "BLOCKDENSITY_OUTPUT_QUEUE",
+    "BLOCKDENSITY_DEAD_LETTER_EXCHANGE",
+    "BLOCKDENSITY_DEAD_LETTER_QUEUE",
+}
+
+
+def _variables(help_text: str) -> set[str]:
+    return {line.split()[0] for line in help_text.splitlines() if line.startswith("  BLOCK")}
+
+
+def test_each_program_reads_its_own_settings_and_no_other() -> None:
+    assert _variables(StageSettings.help_table()) == {setting.env for setting in SETTINGS}
+    assert _variables(FeedSettings.help_table()) == FEED_VARIABLES
+    assert _variables(CollectSettings.help_table()) == COLLECT_VARIABLES
+    # Another program's setting, even a broken one, is not the feeder's or the collector's
+    # business: the fit seam is not imported, the CPUs not counted.
+    others = {
+        "BLOCKDENSITY_FIT_FUNCTION": "nowhere.at.all:fit",
+        "BLOCKDENSITY_POOL_SIZE": "many",
+        "BLOCKDENSITY_INPUT_QUEUE": "q",
+        "BLOCKDENSITY_OUTPUT_QUEUE": "out",
+    }
+    assert FeedSettings.from_env(others).input_queues == ("q",)
+    assert CollectSettings.from_env(others).output_queue == "out"
+    with pytest.raises(ConfigError, match="BLOCKDENSITY_POOL_SIZE='many'"):
+        StageSettings.from_env(others)
+    # The same variable means the same to each: one table.
+    env = {"BLOCKDENSITY_INPUT_QUEUE": "pages.{0..1}", "BLOCKDENSITY_DELIVERY_LIMIT": "7"}
+    stage, feed = StageSettings.from_env(env), FeedSettings.from_env(env)
+    assert stage.input_queues == feed.input_queues == ("pages.0", "pages.1")
+    assert stage.delivery_limit == feed.delivery_limit == 7
+
+
+@pytest.mark.parametrize("program", sorted(PROGRAMS))
+def test_no_program_shows_the_password(program: str) -> None:
+    kind, _ = PROGRAMS[program]
+    settings = kind.from_env({"BLOCKDENSITY_AMQP_URL": "amqp://crawler:s3cret@rabbit/"})
+    assert repr(settings).startswith(f"{kind.__name__}(amqp_url='amqp://crawler:***@rabbit/'")
+    assert "s3cret" not in repr(settings)
+    assert "s3cret" not in str(settings)
+
+
+@pytest.mark.parametrize("program", sorted(PROGRAMS))
+def test_each_help_lists_exactly_its_own_variables(program: str) -> None:
+    kind, module = PROGRAMS[program]
+    result = subprocess.run(  # noqa: S603 - our own interpreter and modules
+        [sys.executable, "-m", module, "--help"], capture_output=True, text=True, check=True
+    )
+    assert result.stdout.startswith(f"usage: {program}")
+    listed = _variables(result.stdout[result.stdout.index("environment variables:") :])
+    assert listed == _variables(kind.help_table())

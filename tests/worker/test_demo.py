@@ -27,5 +27,8 @@ def test_demo_runs_end_to_end(rabbitmq: None) -> None:
     for sample in sample_pages():
         assert f"== {sample.name}" in out
     assert "title:  NASA Just Confirmed There Are Water Plumes" in out
+    # The German page declares English: both languages are shown.
+    german = out[out.index("== de-comwrap-dmexco") :]
+    assert german.splitlines()[2].startswith("   lang:   declared en, detected de (")
     assert f"pages by outcome:     ok {len(sample_pages())}" in out
     assert "SIGTERM sent: the worker exited with status 0" in out

@@ -21,9 +21,8 @@ from worker.schemas import (
     clean_message_id,
     clean_page,
     decode_page,
-    encode_clean,
+    encode_message,
     encoding_for,
-    is_html,
     json_schemas,
 )
 
@@ -137,23 +136,6 @@ def test_every_invalid_message_says_what_and_where(
     assert str(error.value).startswith(("undecodable", f"{encoding.value} FetchedPage:"))
 
 
-@pytest.mark.parametrize(
-    ("content_type", "html"),
-    [
-        (None, True),
-        ("text/html", True),
-        ("text/html; charset=utf-8", True),
-        ("TEXT/HTML", True),
-        ("application/xhtml+xml", True),
-        ("application/pdf", False),
-        ("text/plain", False),
-        ("image/png", False),
-    ],
-)
-def test_is_html(content_type: str | None, html: bool) -> None:
-    assert is_html(content_type) is html
-
-
 def test_message_id_is_deterministic() -> None:
     first = clean_message_id("in-1", "https://e.org/", "f")
     assert first == clean_message_id("in-1", "https://e.org/", "f")
@@ -222,7 +204,7 @@ def decode_clean(data: bytes, encoding: Encoding) -> CleanPage:
 def test_clean_page_round_trips(encoding: Encoding) -> None:
     page = _clean(fallback_reason=FallbackReason.SINGLE_BLOCK)
     assert page.fallback
-    decoded = decode_clean(encode_clean(page, encoding), encoding)
+    decoded = decode_clean(encode_message(page, encoding), encoding)
     assert decoded == page
     assert decoded.schema_version == 2
 
@@ -254,7 +236,7 @@ def test_a_consumer_of_version_1_reads_a_record_of_version_2(encoding: Encoding)
     fit = fit_text('<meta property="og:title" content="Shared"><p>one two three</p>', url="u")
     page = clean_page(FetchedPage(url="https://e.org/", body=b"", status=203), fit, 0.1)
     assert page.metadata.title == "Shared"
-    data = encode_clean(page, encoding)
+    data = encode_message(page, encoding)
     decode = msgspec.json.decode if encoding is Encoding.JSON else msgspec.msgpack.decode
     old = decode(data, type=CleanPageV1)
     assert (old.url, old.status, old.text, old.schema_version) == (
@@ -356,4 +338,4 @@ def test_the_kept_blocks_travel_only_when_asked() -> None:
     assert "\n".join(block.text for block in with_blocks.blocks) == with_blocks.text
     assert {block.kind for block in with_blocks.blocks} <= set(BlockKind)
     for encoding in Encoding:
-        assert decode_clean(encode_clean(with_blocks, encoding), encoding) == with_blocks
+        assert decode_clean(encode_message(with_blocks, encoding), encoding) == with_blocks

@@ -1,0 +1,234 @@
+"""The checks at the door (worker.stage.intake): each refusal with its outcome and a clear text."""
+
+from __future__ import annotations
+
+import gzip
+
+import msgspec
+import pytest
+
+from worker.config import StageSettings, describe_statuses, parse_statuses
+from worker.stage.intake import RefusedError, admit, binary_kind, check_status, check_url
+from worker.stage.outcome import Outcome
+
+PAGE = b"<!DOCTYPE html><html><body><p>" + b"words " * 200 + b"</p></body></html>"
+
+
+# --------------------------------------------------------------------------------- url
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://example.org/",
+        "http://example.org",
+        "HTTPS://EXAMPLE.ORG/a?b=c#d",
+        "https://[2001:db8::1]:8443/x",
+        "https://b\u00fccher.example/\u00e4",
+    ],
+)
+def test_absolute_http_urls_pass(url: str) -> None:
+    check_url(url, 8192)
+
+
+@pytest.mark.parametrize(
+    ("url", "complaint"),
+    [
+        ("javascript:alert(1)", "is not an absolute http or https URL"),
+        ("ftp://example.org/f", "is not an absolute http or https URL"),
+        ("/relative/path", "is not an absolute http or https URL"),
+        ("https:///no-host", "is not an absolute http or https URL"),
+        ("https://example.org/a\nb", "control character '\\\\n' at position 21"),
+        ("https://example.org/\x00", "control character '\\\\x00' at position 20"),
+        ("https://example.org/\x7f", "control character"),
+        ("https://[::1/", "cannot be parsed"),
+    ],
+)
+def test_other_urls_are_invalid_and_say_why(url: str, complaint: str) -> None:
+    with pytest.raises(RefusedError, match=complaint) as error:
+        check_url(url, 8192)
+    assert error.value.outcome is Outcome.INVALID
+    assert str(error.value).endswith("- at $.url")
+
+
+def test_a_url_over_the_limit_is_invalid_and_not_echoed_whole() -> None:
+    url = "https://example.org/" + "a" * 1_000_000
+    with pytest.raises(RefusedError) as error:
+        check_url(url, 8192)
+    assert "url of 1000020 bytes is over the limit of 8192" in str(error.value)
+    assert len(str(error.value)) < 200
+    check_url(url[:8192], 8192)  # exactly the limit passes
+
+
+def test_a_long_non_http_url_is_shown_shortened() -> None:
+    with pytest.raises(RefusedError) as error:
+        check_url("javascript:" + "x" * 5000, 8192)
+    assert len(str(error.value)) < 300
+
+
+# ------------------------------------------------------------------------------- binary
+
+
+@pytest.mark.parametrize(
+    ("head", "kind"),
+    [
+        (b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n", "PDF"),
+        (b"PK\x03\x04\x14\x00\x06\x00", "ZIP (or an Office document)"),
+        (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "PNG"),
+        (b"\xff\xd8\xff\xe0\x00\x10JFIF", "JPEG"),
+        (b"GIF89a\x01\x00", "GIF"),
+        (b"RIFF\x24\x00\x00\x00WEBPVP8 ", "WebP"),
+        (b"\x1f\x8b\x08\x00\x00\x00", "gzip"),
+    ],
+)
+def test_file_signatures_are_not_html(head: bytes, kind: str) -> None:
+    assert binary_kind(head + bytes(range(256)) * 4) == kind
+
+
+def test_a_body_of_control_bytes_is_binary() -> None:
+    body = bytes(range(256)) * 8  # 27 of each 256 bytes: 10.5%, over the 5% of the rule
+    assert binary_kind(body) == "binary data (108 of its first 1024 bytes are control bytes)"
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        PAGE,
+        b"",
+        "<p>caf\u00e9 \u65e5\u672c</p>".encode(),
+        "<p>caf\u00e9</p>".encode("utf-16"),  # BOM, then half NUL bytes
+        "<p>caf\u00e9</p>".encode("utf-16-be").join([b"\xfe\xff", b""]),
+        b"<p>\x1b$B%F%9%H\x1b(B</p>" * 40,  # ISO-2022-JP uses ESC
+        b"<p>a\x00b</p>" + b"x" * 100,  # a stray NUL or two
+        "<p>\u00e9t\u00e9</p>",  # a JSON message's body is a str
+    ],
+)
+def test_text_is_not_binary(body: bytes | str) -> None:
+    assert binary_kind(body) is None
+
+
+def test_a_pdf_in_a_str_body_is_found_too() -> None:
+    assert binary_kind("%PDF-1.4 ...") == "PDF"
+
+
+# ------------------------------------------------------------------------------- status
+
+
+def test_statuses_parse_as_ranges_and_lists() -> None:
+    assert parse_statuses("200-299") == frozenset(range(200, 300))
+    assert parse_statuses(" 200, 203 ,300-301,") == {200, 203, 300, 301}
+    assert describe_statuses(parse_statuses("200-299,304,404-405")) == "200-299,304,404-405"
+
+
+@pytest.mark.parametrize(
+    ("value", "complaint"),
+    [
+        ("ok", "is not a status or a range"),
+        ("299-200", "within 100-599, low to high"),
+        ("200-700", "within 100-599"),
+        (",", "names no status"),
+    ],
+)
+def test_bad_statuses_say_why(value: str, complaint: str) -> None:
+    with pytest.raises(ValueError, match=complaint):
+        parse_statuses(value)
+
+
+def test_a_status_outside_the_fitted_ones_is_refused_naming_the_setting() -> None:
+    fitted = parse_statuses("200-299")
+    check_status(204, fitted)
+    with pytest.raises(RefusedError) as error:
+        check_status(500, fitted)
+    assert error.value.outcome is Outcome.STATUS
+    assert str(error.value) == (
+        "HTTP status 500 is not one the worker fits "
+        "(BLOCKDENSITY_FIT_STATUSES=200-299) - at $.status"
+    )
+
+
+# -------------------------------------------------------------------------------- admit
+
+
+def _admit(body: bytes, content_encoding: str | None = None, **env: str) -> Outcome | str:
+    settings = StageSettings.from_env(
+        {f"BLOCKDENSITY_{key.upper()}": value for key, value in env.items()}
+    )
+    try:
+        _, page, _ = admit(
+            body,
+            content_type="application/msgpack",
+            content_encoding=content_encoding,
+            settings=settings,
+        )
+    except RefusedError as error:
+        return error.outcome
+    return page.url
+
+
+def _message(**fields: object) -> bytes:
+    return msgspec.msgpack.encode({"url": "https://e.org/", "body": PAGE, **fields})
+
+
+def test_the_checks_run_in_order_and_the_first_refusal_wins() -> None:
+    assert _admit(_message()) == "https://e.org/"
+    assert _admit(gzip.compress(_message()), "gzip") == "https://e.org/"
+    assert _admit(_message(), max_body_bytes="100") is Outcome.TOO_LARGE
+    # Over the limit once decompressed, though not before.
+    assert _admit(gzip.compress(_message()), "gzip", max_body_bytes="1KiB") is Outcome.TOO_LARGE
+    assert _admit(_message(), "br") is Outcome.INVALID
+    assert _admit(b"\xc1") is Outcome.INVALID
+    assert _admit(_message(url="javascript:void(0)")) is Outcome.INVALID
+    assert _admit(_message(url="https://e.org/" + "a" * 100), max_url_bytes="64") is Outcome.INVALID
+    assert _admit(_message(content_type="application/pdf")) is Outcome.NOT_HTML
+    assert _admit(_message(body=b"%PDF-1.4 ...")) is Outcome.NOT_HTML
+    assert _admit(_message(status=500)) is Outcome.STATUS
+    assert _admit(_message(status=500), fit_statuses="200-299,500") == "https://e.org/"
+    # A refusal earlier in the order hides a later one.
+    assert _admit(_message(url="ftp://e.org/", status=500)) is Outcome.INVALID
+
+
+@pytest.mark.parametrize(
+    ("body", "coding", "outcome", "complaint"),
+    [
+        (gzip.compress(b"x" * 5000), "gzip", Outcome.TOO_LARGE, "decompresses (gzip) to over"),
+        (gzip.compress(PAGE)[:-20], "gzip", Outcome.INVALID, "message body is truncated gzip"),
+        (PAGE, "gzip", Outcome.INVALID, "message body is not valid gzip data"),
+        (PAGE, "br", Outcome.INVALID, "AMQP content_encoding 'br' is not supported"),
+    ],
+)
+def test_a_content_coding_that_cannot_be_undone_is_refused_with_its_outcome(
+    body: bytes, coding: str, outcome: Outcome, complaint: str
+) -> None:
+    settings = StageSettings.from_env({"BLOCKDENSITY_MAX_BODY_BYTES": "4999"})
+    with pytest.raises(RefusedError) as error:
+        admit(body, content_type="application/msgpack", content_encoding=coding, settings=settings)
+    assert error.value.outcome is outcome
+    assert complaint in str(error.value)
+    if outcome is Outcome.TOO_LARGE:
+        assert "(BLOCKDENSITY_MAX_BODY_BYTES)" in str(error.value)
+
+
+def test_fetched_at_must_carry_its_offset() -> None:
+    assert _admit(_message(fetched_at="2026-12-01T09:00:00+01:00")) == "https://e.org/"
+    assert _admit(_message(fetched_at="2026-12-01T09:00:00Z")) == "https://e.org/"
+    with pytest.raises(RefusedError, match="timezone"):
+        admit(
+            _message(fetched_at="2026-12-01T09:00:00"),
+            content_type="application/msgpack",
+            content_encoding=None,
+            settings=StageSettings.from_env({}),
+        )
+
+
+def test_a_message_without_content_type_says_so_plainly() -> None:
+    with pytest.raises(RefusedError) as error:
+        admit(
+            _message(),
+            content_type=None,
+            content_encoding=None,
+            settings=StageSettings.from_env({}),
+        )
+    assert str(error.value) == (
+        "the message has no AMQP content_type; expected application/json, "
+        "application/msgpack, application/x-msgpack"
+    )

@@ -1,0 +1,138 @@
+"""A fit process: pages in over a socket, each one's output record out, until the socket closes.
+
+The stage's pool (worker.stage.pool) starts several of these from a
+forkserver and talks to each over its own Unix socket, in frames
+(worker.stage.ipc). What the parent sends is the message body as the broker
+delivered it (checked by worker.stage.intake already, its content coding
+undone); this process decodes it into a FetchedPage, fits it, builds its
+CleanPage and encodes that as the input was encoded. So the parent never
+re-encodes a page for the pipe, never pickles, and never touches the output
+record: it moves bytes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import os
+import pkgutil
+import signal
+import socket
+import time
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Final, cast
+
+from blockdensity import DEFAULT_CONF, Conf, Profile, fit_text
+from worker.schemas import CleanPage, Encoding, FetchedPage, clean_page, decode_page, encode_message
+from worker.stage.ipc import (
+    FRAME_ENCODINGS,
+    HEADER,
+    FitReply,
+    Fitted,
+    Frame,
+    Pong,
+    Raised,
+    Ready,
+    encode_reply,
+)
+
+__all__ = [
+    "FitFunction",
+    "answer",
+    "die_with_parent",
+    "fit_page",
+    "resolve_fit_function",
+    "serve",
+]
+
+# What a fit process runs on each page; fit_page unless configured.
+FitFunction = Callable[[FetchedPage[bytes] | FetchedPage[str]], CleanPage]
+
+# The fit's configuration in this process, set once by `serve`.
+_conf: Conf = DEFAULT_CONF
+_blocks = False
+
+
+def fit_page(page: FetchedPage[bytes] | FetchedPage[str]) -> CleanPage:
+    """Run the fit on one page and build its output record."""
+    start = time.perf_counter()
+    fit = fit_text(page.body, _conf, charset=page.charset, url=page.url)
+    return clean_page(page, fit, time.perf_counter() - start, blocks=_blocks)
+
+
+def resolve_fit_function(path: str) -> FitFunction:
+    """The function a `module:function` path names; `fit_page` for an empty path.
+
+    A seam for tests and experiments (BLOCKDENSITY_FIT_FUNCTION, checked by
+    worker.config): the test suite puts in a fit that crashes or hangs on
+    marked pages. Inert unless set.
+    """
+    return cast("FitFunction", pkgutil.resolve_name(path)) if path else fit_page
+
+
+_PR_SET_PDEATHSIG: Final = 1
+
+
+def die_with_parent() -> None:
+    """Ask the kernel (Linux) for SIGKILL when this process's parent goes."""
+    with contextlib.suppress(OSError, AttributeError):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+
+
+def serve(channel: socket.socket, profile: Profile, blocks: bool, function: FitFunction) -> None:
+    """A fit process's whole life: say ready, then answer frames until the parent closes."""
+    global _conf, _blocks  # noqa: PLW0603 - one per process, set once before any page
+    die_with_parent()  # no fit process outlives the forkserver
+    # Ctrl-C in a terminal signals the whole process group: the worker decides
+    # when its fit processes stop (by closing their sockets), not the keyboard.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _conf = replace(DEFAULT_CONF, profile=profile)
+    _blocks = blocks
+    channel.setblocking(True)
+    # A reset socket is the parent closing it with a ping's answer unread (at
+    # shutdown): the same as a clean close, the end of this process's work.
+    with contextlib.suppress(ConnectionError), channel:
+        _send(channel, Ready(pid=os.getpid()))
+        header = bytearray(HEADER.size)
+        while _read_exactly(channel, memoryview(header)):
+            size, kind = HEADER.unpack(header)
+            payload = bytearray(size)
+            if not _read_exactly(channel, memoryview(payload)):
+                break
+            if kind == Frame.PING:
+                _send(channel, Pong())
+            else:
+                _send(channel, answer(payload, FRAME_ENCODINGS[Frame(kind)], function))
+
+
+def answer(body: bytes | bytearray, encoding: Encoding, function: FitFunction) -> FitReply:
+    """What a fit process answers to one message body: its encoded output record, or the error."""
+    try:
+        page = decode_page(body, encoding)  # admitted by the parent: this cannot refuse it
+        clean = function(page)
+        return Fitted(
+            output=encode_message(clean, encoding),
+            fallback_reason=clean.fallback_reason,
+            blocks_total=clean.blocks_total,
+            blocks_kept=clean.blocks_kept,
+            fit_seconds=clean.fit_seconds,
+        )
+    except Exception as error:  # noqa: BLE001 - reported to the parent, which requeues the page
+        return Raised(error=f"{type(error).__name__}: {error}")
+
+
+def _send(channel: socket.socket, reply: FitReply) -> None:
+    payload = encode_reply(reply)
+    channel.sendall(HEADER.pack(len(payload), Frame.REPLY) + payload)
+
+
+def _read_exactly(channel: socket.socket, into: memoryview) -> bool:
+    """Fill `into` from the socket; False if it closed first (the parent is done with us)."""
+    while into:
+        count = channel.recv_into(into)
+        if count == 0:
+            return False
+        into = into[count:]
+    return True

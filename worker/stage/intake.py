@@ -1,0 +1,203 @@
+"""The checks at the door: what a message must be before its page reaches the fit.
+
+Each check raises RefusedError with the outcome it earns (the dead letter's
+reason) and a text saying what was wrong and where, as msgspec's errors do.
+Cheap checks first, and nothing here parses HTML:
+
+1. the body's size, before anything else reads it (`too_large`);
+2. the AMQP content_encoding: gzip and deflate are decoded (worker.content),
+   with the body limit applied to what comes out, so that a decompression
+   bomb is `too_large` after at most the limit's worth of work; any other
+   coding, or a body that is not what its coding says, is `invalid`, named;
+3. the FetchedPage's fields (worker.schemas): `invalid`;
+4. the URL: absolute http(s), no control characters, bounded (`invalid`);
+5. the HTTP content type and the body's first bytes: a body that is not text
+   (`not_html`), whatever it was declared as (rule below);
+6. the HTTP status: only the configured statuses are fitted (`status`).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Final, NamedTuple
+from urllib.parse import urlsplit
+
+from worker.config import StageSettings, describe_statuses
+from worker.content import (
+    BodyTooLargeError,
+    ContentCodingError,
+    UnsupportedCodingError,
+    decode_content_encoding,
+    is_html,
+)
+from worker.schemas import Encoding, FetchedPage, InvalidMessageError, decode_page, encoding_for
+from worker.stage.outcome import Outcome
+
+__all__ = ["Admitted", "RefusedError", "admit", "binary_kind", "check_status", "check_url"]
+
+
+def admit(
+    body: bytes,
+    *,
+    content_type: str | None,
+    content_encoding: str | None,
+    settings: StageSettings,
+) -> Admitted:
+    """The message's encoding, page and body, once every check has passed; else RefusedError."""
+    limit = settings.max_body_bytes
+    if len(body) > limit:
+        raise RefusedError(
+            Outcome.TOO_LARGE,
+            f"message body of {len(body)} bytes is over the limit of {limit} "
+            "(BLOCKDENSITY_MAX_BODY_BYTES)",
+        )
+    try:
+        body = decode_content_encoding(body, content_encoding, limit)
+    except BodyTooLargeError as error:
+        raise RefusedError(
+            Outcome.TOO_LARGE, f"message {error} (BLOCKDENSITY_MAX_BODY_BYTES)"
+        ) from None
+    except UnsupportedCodingError as error:
+        raise RefusedError(Outcome.INVALID, f"AMQP {error}") from None
+    except ContentCodingError as error:
+        raise RefusedError(Outcome.INVALID, f"message {error}") from None
+    try:
+        encoding = encoding_for(content_type)
+        page = decode_page(body, encoding)
+    except InvalidMessageError as error:
+        raise RefusedError(Outcome.INVALID, str(error)) from None
+    check_url(page.url, settings.max_url_bytes)
+    if not is_html(page.content_type):
+        raise RefusedError(
+            Outcome.NOT_HTML, f"HTTP content type {page.content_type!r} of {page.url} is not HTML"
+        )
+    kind = binary_kind(page.body)
+    if kind is not None:
+        raise RefusedError(
+            Outcome.NOT_HTML, f"the body of {page.url} is {kind}, not HTML - at $.body"
+        )
+    check_status(page.status, settings.fit_statuses)
+    return Admitted(encoding, page, body)
+
+
+class Admitted(NamedTuple):
+    """A message that passed every check."""
+
+    encoding: Encoding
+    page: FetchedPage[Any]
+    body: bytes  # the message body with its content coding undone: what the fit process decodes
+
+
+class RefusedError(ValueError):
+    """The message is refused at the door; `outcome` is the dead letter's reason."""
+
+    def __init__(self, outcome: Outcome, message: str) -> None:
+        super().__init__(message)
+        self.outcome = outcome
+
+
+# --- the URL --------------------------------------------------------------------
+
+
+def check_url(url: str, max_bytes: int) -> None:
+    """An absolute http or https URL without control characters, of at most `max_bytes`."""
+    size = len(url.encode("utf-8", "surrogatepass"))
+    if size > max_bytes:
+        raise RefusedError(
+            Outcome.INVALID,
+            f"url of {size} bytes is over the limit of {max_bytes} "
+            f"(BLOCKDENSITY_MAX_URL_BYTES) - at $.url",
+        )
+    control = _URL_CONTROL.search(url)  # one C-level scan, not a loop per character
+    if control is not None:
+        raise RefusedError(
+            Outcome.INVALID,
+            f"url has the control character {control[0]!r} at position {control.start()} "
+            "- at $.url",
+        )
+    try:
+        parts = urlsplit(url)
+    except ValueError as error:  # e.g. a malformed IPv6 host
+        raise RefusedError(Outcome.INVALID, f"url cannot be parsed: {error} - at $.url") from None
+    if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
+        raise RefusedError(
+            Outcome.INVALID,
+            f"url {_shown(url)} is not an absolute http or https URL - at $.url",
+        )
+
+
+_URL_CONTROL: Final = re.compile("[\x00-\x1f\x7f]")
+
+
+def _shown(text: str, limit: int = 200) -> str:
+    return repr(text if len(text) <= limit else text[:limit] + "...")
+
+
+# --- binary bodies ----------------------------------------------------------------
+
+# Signatures of what crawlers most often fetch that is not HTML, at the very
+# start of the body (WHATWG MIME Sniffing's table, the common part).
+_SIGNATURES: Final = (
+    (b"%PDF-", "PDF"),
+    (b"PK\x03\x04", "ZIP (or an Office document)"),
+    (b"\x1f\x8b\x08", "gzip"),
+    (b"\x89PNG\r\n\x1a\n", "PNG"),
+    (b"\xff\xd8\xff", "JPEG"),
+    (b"GIF87a", "GIF"),
+    (b"GIF89a", "GIF"),
+    (b"\x00\x00\x01\x00", "ICO"),
+    (b"OggS\x00", "Ogg"),
+    (b"ID3", "MP3"),
+    (b"\x1aE\xdf\xa3", "WebM/Matroska"),
+    (b"Rar!\x1a\x07", "RAR"),
+    (b"7z\xbc\xaf\x27\x1c", "7-Zip"),
+    (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "OLE (an old Office document)"),
+    (b"wOFF", "WOFF font"),
+    (b"wOF2", "WOFF2 font"),
+    (b"\x00asm", "WebAssembly"),
+)
+_RIFF_KINDS: Final = {b"WEBP": "WebP", b"WAVE": "WAV", b"AVI ": "AVI"}
+_SAMPLE: Final = 1024
+# Bytes no text has: C0 controls but tab, LF, FF, CR and ESC (ISO-2022 uses
+# ESC), and NUL. Text decoded as a browser would may hold a few; a binary
+# file holds many. The share is over the first _SAMPLE bytes.
+_CONTROL_BYTES: Final = bytes(b for b in range(32) if b not in (9, 10, 12, 13, 27))
+_MAX_CONTROL_SHARE: Final = 0.05
+_UTF16_BOMS: Final = (b"\xff\xfe", b"\xfe\xff")
+
+
+def binary_kind(body: bytes | str) -> str | None:
+    """What kind of non-text `body` is (e.g. "PDF"), or None when it may be HTML.
+
+    The rule: a known file signature at the start, or (without a UTF-16 byte
+    order mark, whose text is half NUL bytes) more than 5% of the first
+    1,024 bytes being NUL or C0 control characters other than tab, line
+    feed, form feed, carriage return and escape.
+    """
+    if isinstance(body, str):
+        head = body[:_SAMPLE].encode("utf-8", "surrogatepass")[:_SAMPLE]
+    else:
+        head = body[:_SAMPLE]
+    for signature, kind in _SIGNATURES:
+        if head.startswith(signature):
+            return kind
+    if head.startswith(b"RIFF") and head[8:12] in _RIFF_KINDS:
+        return _RIFF_KINDS[head[8:12]]
+    if not head or head.startswith(_UTF16_BOMS):
+        return None
+    controls = len(head) - len(head.translate(None, _CONTROL_BYTES))
+    if controls > _MAX_CONTROL_SHARE * len(head):
+        return f"binary data ({controls} of its first {len(head)} bytes are control bytes)"
+    return None
+
+
+# --- the HTTP status ----------------------------------------------------------------
+
+
+def check_status(status: int, fitted: frozenset[int]) -> None:
+    if status not in fitted:
+        raise RefusedError(
+            Outcome.STATUS,
+            f"HTTP status {status} is not one the worker fits "
+            f"(BLOCKDENSITY_FIT_STATUSES={describe_statuses(fitted)}) - at $.status",
+        )

@@ -1,0 +1,166 @@
+"""Prometheus metrics, recorded in the parent process only.
+
+The fit processes return their figures with each page's output
+(worker.stage.ipc.Fitted), and the parent records them, so prometheus-client's
+multiprocess mode (files on disk, one set per child) is not needed. Each
+Metrics owns its registry, so several workers in one process (the tests) do
+not share counters.
+
+Buckets are set for the quantities measured, not prometheus-client's
+defaults (which are request latencies from 5 ms to 10 s).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Final
+
+from prometheus_client import (
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    disable_created_metrics,
+    generate_latest,
+)
+from prometheus_client.exposition import CONTENT_TYPE_LATEST
+
+from blockdensity import FallbackReason
+from worker.stage.ipc import Fitted
+from worker.stage.outcome import Outcome, RestartReason
+
+__all__ = ["Metrics"]
+
+# The *_created series double the exposition and no dashboard of ours reads
+# them (a process-wide switch of prometheus-client; this process is ours).
+disable_created_metrics()  # type: ignore[no-untyped-call]  # unannotated upstream
+
+_KIB: Final = 1024
+# Blocks of a page: a bare page has 1, a typical article 50 to 500, a
+# forum thread or a catalogue thousands.
+BLOCK_BUCKETS: Final = (0, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000)
+KEPT_BUCKETS: Final = (0, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000)
+# Raw HTML bytes: typical pages are 20 KiB to 500 KiB; the limit is 8 MiB.
+BYTE_BUCKETS: Final = tuple(
+    _KIB * k for k in (1, 4, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192)
+)
+# The fit: about 2 ms typical, tens of ms for large pages, the timeout at 10 s.
+FIT_BUCKETS: Final = tuple(
+    ms / 1000 for ms in (0.5, 1, 2, 5, 10, 20, 50, 100, 250, 500, 1000, 2500, 5000, 10_000)
+)
+# Receipt to ack: the fit plus the publish confirm plus queueing for a child;
+# long tails come from timeouts (10 s) and reconnects.
+MESSAGE_BUCKETS: Final = tuple(
+    ms / 1000 for ms in (2, 5, 10, 20, 50, 100, 250, 500, 1000, 2500, 5000, 10_000, 30_000, 60_000)
+)
+
+
+class Metrics:
+    """Every series of the worker, pre-initialised so that each shows from the start."""
+
+    def __init__(self) -> None:
+        self.registry = registry = CollectorRegistry(auto_describe=True)
+        self.pages = Counter(
+            "blockdensity_pages",
+            "Messages handled, by outcome (an outcome per delivery attempt).",
+            ["outcome"],
+            registry=registry,
+        )
+        self.fallbacks = Counter(
+            "blockdensity_fallback",
+            "Pages the fit returned whole, by reason.",
+            ["reason"],
+            registry=registry,
+        )
+
+        def histogram(name: str, documentation: str, buckets: tuple[float, ...]) -> Histogram:
+            return Histogram(name, documentation, buckets=buckets, registry=registry)
+
+        self.page_blocks = histogram(
+            "blockdensity_page_blocks", "Text blocks per fitted page.", BLOCK_BUCKETS
+        )
+        self.page_blocks_kept = histogram(
+            "blockdensity_page_blocks_kept", "Blocks kept per fitted page.", KEPT_BUCKETS
+        )
+        self.page_bytes = histogram(
+            "blockdensity_page_bytes", "Raw HTML bytes per page given to the fit.", BYTE_BUCKETS
+        )
+        self.fit_duration = histogram(
+            "blockdensity_fit_duration_seconds", "Time of the fit in its pool process.", FIT_BUCKETS
+        )
+        self.message_duration = histogram(
+            "blockdensity_message_duration_seconds",
+            "Time from receipt of a message to its ack, reject or dead-lettering.",
+            MESSAGE_BUCKETS,
+        )
+        self.in_flight = Gauge(
+            "blockdensity_in_flight",
+            "Messages received and not yet settled.",
+            registry=registry,
+        )
+        self.pool_restarts = Counter(
+            "blockdensity_pool_restarts",
+            "Fit processes replaced, by reason: crashed, timeout, broken, stopped, unresponsive.",
+            ["reason"],
+            registry=registry,
+        )
+        self.broker_blocked = Gauge(
+            "blockdensity_broker_blocked",
+            "1 while the broker blocks this worker's publishes (a resource alarm), else 0.",
+            registry=registry,
+        )
+        self.broker_blocked_seconds = Counter(
+            "blockdensity_broker_blocked_seconds",
+            "Time the broker has blocked this worker's publishes.",
+            registry=registry,
+        )
+        self.ack_failures = Counter(
+            "blockdensity_ack_failures",
+            "Acks, rejects and requeues that failed (the channel had closed); "
+            "the broker redelivers those messages.",
+            registry=registry,
+        )
+        self.last_success = Gauge(
+            "blockdensity_last_success_timestamp_seconds",
+            "Unix time of the last page published and acked (0: none yet).",
+            registry=registry,
+        )
+        for outcome in Outcome:
+            self.pages.labels(outcome.value)
+        for reason in FallbackReason:
+            self.fallbacks.labels(reason.value)
+        for restart in RestartReason:
+            self.pool_restarts.labels(restart.value)
+
+    def outcome(self, outcome: Outcome) -> None:
+        self.pages.labels(outcome.value).inc()
+
+    def broker_flow(self, *, blocked: bool, seconds: float) -> None:
+        """Record the publishing connection's flow control, polled every `seconds`."""
+        self.broker_blocked.set(1 if blocked else 0)
+        if blocked:
+            self.broker_blocked_seconds.inc(seconds)
+
+    def pool_restarted(self, reason: RestartReason) -> None:
+        self.pool_restarts.labels(reason.value).inc()
+
+    def fitted(self, page: Fitted, page_bytes: int) -> None:
+        """Record the fit's figures of one page (`page_bytes`: the HTML's size)."""
+        if page.fallback_reason is not None:
+            self.fallbacks.labels(page.fallback_reason.value).inc()
+        self.page_blocks.observe(page.blocks_total)
+        self.page_blocks_kept.observe(page.blocks_kept)
+        self.page_bytes.observe(page_bytes)
+        self.fit_duration.observe(page.fit_seconds)
+
+    def succeeded(self) -> None:
+        self.last_success.set(time.time())
+
+    def render(self) -> tuple[bytes, str]:
+        """The text exposition of every series, and its content type."""
+        return generate_latest(self.registry), CONTENT_TYPE_LATEST
+
+    def value(self, name: str, labels: dict[str, str] | None = None) -> float:
+        """One sample's current value (0 if absent): for tests and the demo."""
+        found = self.registry.get_sample_value(name, labels or {})
+        return 0.0 if found is None else found
