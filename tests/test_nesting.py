@@ -12,7 +12,7 @@ import random
 from collections.abc import Callable, Iterator
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from blockdensity import fit_text, html_to_text, nesting
@@ -21,6 +21,7 @@ from blockdensity.nesting import DEPTH_LIMIT, FORMATTING_LIMIT, _scan_python, bo
 from devkit.corpus import DEFAULT_DATA, Corpus
 from devkit.fuzzing import CORPUS_DIR
 from devkit.hostile import Html, flat_divs, nested_divs, unclosed_formatting
+from tests.hypothesis_profiles import examples
 
 CORPUS = Corpus(DEFAULT_DATA)
 needs_corpus = pytest.mark.skipif(not CORPUS.available, reason=f"no corpus at {DEFAULT_DATA}")
@@ -215,7 +216,7 @@ TOKENS = st.one_of(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@examples(300)
 @given(st.lists(TOKENS, max_size=60), st.integers(min_value=1, max_value=400))
 def test_both_scans_agree_on_random_tag_soup(tokens: list[str], repeat: int) -> None:
     data = ("".join(tokens) * (1 + repeat // max(1, len(tokens)))).encode()

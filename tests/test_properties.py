@@ -11,17 +11,16 @@
 Besides, every generated fit is checked against an independent implementation
 of the SPEC section 4 decision tree and the record invariants of section 2.
 
-The number of examples comes from a profile: BLOCKDENSITY_HYPOTHESIS_PROFILE=deep
-runs ten times as many.
+Each property runs 200 examples, derandomized (tests/hypothesis_profiles.py);
+`./dev explore` runs them with random seeds and ten times as many.
 """
 
 from __future__ import annotations
 
-import os
 import unicodedata
 from collections.abc import Callable
 
-from hypothesis import HealthCheck, assume, example, given, settings
+from hypothesis import assume, example, given
 from hypothesis import strategies as st
 
 from blockdensity import (
@@ -48,24 +47,10 @@ from devkit.htmlgen import (
     REMOVED_TAGS,
     VOID_TAGS,
 )
+from tests.hypothesis_profiles import examples
 
-settings.register_profile(
-    "blockdensity-default",
-    max_examples=200,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
-settings.register_profile(
-    "blockdensity-deep",
-    max_examples=2000,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
-PROFILE = settings.get_profile(
-    "blockdensity-deep"
-    if os.environ.get("BLOCKDENSITY_HYPOTHESIS_PROFILE") == "deep"
-    else "blockdensity-default"
-)
+# Each property's examples (ten times as many under ./dev explore).
+PROFILE = examples(200)
 
 # --------------------------------------------------------------------------- characters
 

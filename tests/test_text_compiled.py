@@ -12,7 +12,7 @@ from __future__ import annotations
 import sys
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from blockdensity import DEFAULT_CONF, render, words
@@ -20,6 +20,7 @@ from blockdensity.render import _collapse, _collapse_python
 from blockdensity.segment import ANCHOR_MARK, BREAK_MARK, PRE, SUB_CLOSE, SUB_OPEN, segment
 from blockdensity.words import END, _count_ended_python, count_ended
 from devkit.corpus import DEFAULT_DATA, Corpus
+from tests.hypothesis_profiles import examples
 
 CORPUS = Corpus(DEFAULT_DATA)
 needs_corpus = pytest.mark.skipif(not CORPUS.available, reason=f"no corpus at {DEFAULT_DATA}")
@@ -84,7 +85,7 @@ ALPHABET = st.sampled_from(
 )  # fmt: skip
 
 
-@settings(max_examples=500, deadline=None)
+@examples(500)
 @given(st.lists(ALPHABET, max_size=80))
 def test_both_counters_agree_on_random_text(chars: list[str]) -> None:
     agree("".join(chars))
@@ -95,7 +96,7 @@ SPACES = st.sampled_from([" ", "\t", "\n", "\u00a0", "\u3000", "\u2028", "\x1c",
 LINE_TEXT = st.lists(st.one_of(SPACES, ALPHABET.filter(lambda char: char != END)), max_size=30)
 
 
-@settings(max_examples=500, deadline=None)
+@examples(500)
 @given(st.lists(LINE_TEXT, max_size=8))
 def test_both_collapses_agree_on_random_text(texts: list[list[str]]) -> None:
     # With texts that are all whitespace too: the compiled one defers to the reference.

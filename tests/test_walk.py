@@ -21,7 +21,7 @@ from importlib.metadata import version
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from blockdensity import DEFAULT_CONF, PUBLISHED_CONF, Conf, fit_text, segment
@@ -33,6 +33,7 @@ from blockdensity.segment import Page, trace_segment
 from devkit.corpus import DEFAULT_DATA, Corpus
 from devkit.fuzzing import CORPUS_DIR, Input, inputs
 from devkit.hostile import flat_divs, nested_divs, unclosed_formatting
+from tests.hypothesis_profiles import examples
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = Corpus(DEFAULT_DATA)
@@ -256,13 +257,13 @@ TOKENS = st.one_of(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@examples(300)
 @given(st.lists(TOKENS, max_size=60))
 def test_both_walks_agree_on_random_tag_soup(tokens: list[str]) -> None:
     agree("".join(tokens))
 
 
-@settings(max_examples=40, deadline=None)
+@examples(40)
 @given(inputs())
 def test_both_walks_agree_on_the_fuzzers_pages(item: Input) -> None:
     # bench.fuzz's shapes: soup, trees, entities, mutated corpus pages,
