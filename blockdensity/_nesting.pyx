@@ -56,6 +56,11 @@ DEF A_TYPE = 6
 DEF ATTRIBUTE_COUNT = 7
 cdef uint64_t _attribute_hashes[ATTRIBUTE_COUNT]
 cdef uint64_t MAIN_NAME, ARTICLE_NAME, META_NAME, SCRIPT_NAME
+# The parents the tree builder inserts for a row or a cell put straight into
+# a table (tbody) or a table section (tr), and their flags.
+cdef uint64_t TBODY_NAME, TR_NAME
+cdef uint64_t OPTION_NAME
+cdef uint32_t TBODY_FLAGS, TR_FLAGS
 cdef uint32_t ENTRY_FOREIGN, ENTRY_DROPPED
 cdef Py_ssize_t DEPTH_LIMIT, FORMATTING_LIMIT, SEARCH_LIMIT
 DEF SOUGHT_COUNT = 7
@@ -98,6 +103,7 @@ def configure(dict element_flags, dict bits, Py_ssize_t depth_limit,
     """Take nesting.py's flag table, its flag bits by name, its limits and region words."""
     global _token_objects, _article_types, _region_attribute, H1
     global MAIN_NAME, ARTICLE_NAME, META_NAME, SCRIPT_NAME, ENTRY_REGION
+    global TBODY_NAME, TR_NAME, TBODY_FLAGS, TR_FLAGS, OPTION_NAME
     global VOID, IGNORED, RAW, PLAINTEXT, FORMATTING, SINGLE, CLOSES_P, SCOPE, MARKER
     global TABLE, TABLE_PART, SPECIAL, LI, DDDT, HEADING, OPTION, CELL, ROW, SECTION
     global BUTTON, P, FOREIGN, INTEGRATION, BREAKOUT, INLINE_ELEMENT, LIST_PASS
@@ -161,6 +167,9 @@ def configure(dict element_flags, dict bits, Py_ssize_t depth_limit,
     H1 = _hash(b"h1", 2)
     MAIN_NAME, ARTICLE_NAME = _hash(b"main", 4), _hash(b"article", 7)
     META_NAME, SCRIPT_NAME = _hash(b"meta", 4), _hash(b"script", 6)
+    TBODY_NAME, TR_NAME = _hash(b"tbody", 5), _hash(b"tr", 2)
+    OPTION_NAME = _hash(b"option", 6)
+    TBODY_FLAGS, TR_FLAGS = _flags_of(TBODY_NAME), _flags_of(TR_NAME)
     DEPTH_LIMIT, FORMATTING_LIMIT, SEARCH_LIMIT = depth_limit, formatting_limit, search_limit
     SOUGHT[:] = [P, LI, DDDT, CELL, ROW, SECTION, BUTTON]
     _configured = True
@@ -287,6 +296,26 @@ cdef class _Scan:
                 return -1
             index -= 1
         return -1
+
+    cdef int implied_parents(self, uint32_t flags) noexcept:
+        """How many parents the tree builder inserts for this row or cell: a tbody for a
+        row or cell straight in a table, a tr for a cell straight in a table or section."""
+        cdef Py_ssize_t bottom = self.length - SEARCH_LIMIT
+        cdef Py_ssize_t index = self.length - 1
+        cdef uint32_t entry
+        if bottom < 0:
+            bottom = 0
+        while index >= bottom:
+            entry = self.flags[index]
+            if not entry & ENTRY_DROPPED:
+                if entry & ROW:
+                    return 0
+                if entry & SECTION:
+                    return 1 if flags & CELL else 0
+                if entry & TABLE:
+                    return 2 if flags & CELL else 1
+            index -= 1
+        return 0
 
     cdef inline bint in_foreign_content(self) noexcept:
         return self.length > 0 and (
@@ -468,6 +497,7 @@ cdef class _Scan:
     cdef int start_tag(self, uint64_t name, Py_ssize_t start, Py_ssize_t end,
                        bint self_closing, Py_ssize_t name_end, int labels) except -1:
         cdef uint32_t flags = _flags_of(name)
+        cdef int implied
         if self.in_foreign_content():
             if not flags & BREAKOUT:
                 if not self_closing:
@@ -486,8 +516,8 @@ cdef class _Scan:
             self.close(self.find(DDDT, SPECIAL, LIST_PASS))
         if flags & HEADING and self.length > 0 and self.flags[self.length - 1] & HEADING:
             self.pop()
-        if flags & OPTION and self.length > 0 and self.flags[self.length - 1] & OPTION:
-            self.pop()
+        if flags & OPTION and self.length > 0 and self.names[self.length - 1] == OPTION_NAME:
+            self.pop()  # an option or optgroup closes an open option (not an optgroup)
         if flags & CELL:
             self.close(self.find(CELL, ROW | TABLE, 0))
         if flags & ROW:
@@ -510,6 +540,20 @@ cdef class _Scan:
             if not self_closing:
                 self.open(name, (flags & ~INTEGRATION) | ENTRY_FOREIGN, start, end, name_end, 0)
             return 0
+        if flags & (ROW | CELL):
+            # A row or cell put straight into a table gets a tbody (and a tr) from
+            # the tree builder: they nest as deep as the page's own elements.
+            implied = self.implied_parents(flags)
+            if implied and self.depth() + implied >= DEPTH_LIMIT:
+                self.cut(start, end, flags)  # the start tag goes, and its parents with it
+                self.push(name, flags | ENTRY_DROPPED, -1)
+                return 0
+            if implied == 2:
+                self.push(TBODY_NAME, TBODY_FLAGS, -1)
+                self.push(TR_NAME, TR_FLAGS, -1)
+            elif implied == 1:
+                self.push(TR_NAME if flags & CELL else TBODY_NAME,
+                          TR_FLAGS if flags & CELL else TBODY_FLAGS, -1)
         self.open(name, flags & ~INTEGRATION, start, end, name_end, labels)
         return 0
 

@@ -12,7 +12,12 @@ builder closely enough to know the depth of its stack of open elements (and
 the length of its list of active formatting elements): void and raw-text
 elements, comments, the elements that close a `<p>`, `<li>`, `<dd>`, a table
 cell or a heading, end tags matched within their scope, the markers of table
-cells, foreign content and its self-closing tags. A start tag that would open
+cells, the tbody and tr the tree builder inserts around a row or a cell put
+straight into a table (`<td><table>` repeated nests four elements a pair, not
+two), foreign content and its self-closing tags. Where the scan cannot follow
+the tree builder exactly, it errs on the deep side (a `<table>` straight in a
+table closes it, which the scan does not model): it may take out a tag the
+bound would have allowed, never leave lexbor a deeper tree. A start tag that would open
 an element deeper than DEPTH_LIMIT, or a formatting element beyond
 FORMATTING_LIMIT since the last marker, is taken out of the page with its end
 tag; the text between stays. What the tag did for the page stays too: a
@@ -86,7 +91,7 @@ SPECIAL: Final = 1 << 11  # ends the search for an open li, dd or dt
 LI: Final = 1 << 12
 DDDT: Final = 1 << 13
 HEADING: Final = 1 << 14
-OPTION: Final = 1 << 15
+OPTION: Final = 1 << 15  # option, optgroup: each closes an open option
 CELL: Final = 1 << 16  # td, th
 ROW: Final = 1 << 17  # tr
 SECTION: Final = 1 << 18  # tbody, thead, tfoot
@@ -123,10 +128,12 @@ def _element_flags() -> dict[str, int]:
         _flags("plaintext", PLAINTEXT | CLOSES_P),
         _flags("b big code em font i s small strike strong tt u", FORMATTING),
         _flags("a nobr", FORMATTING | SINGLE),
+        # Not table: a table closes an open p only in no-quirks mode; a page
+        # without a doctype nests it inside the p, so the scan keeps the p open.
         _flags(
             "address article aside blockquote center details dialog dir div dl fieldset"
             " figcaption figure footer form header hgroup hr listing main menu nav ol p pre"
-            " search section summary table ul xmp h1 h2 h3 h4 h5 h6 li dd dt",
+            " search section summary ul xmp h1 h2 h3 h4 h5 h6 li dd dt",
             CLOSES_P,
         ),
         _flags("applet caption html table td th marquee object template", SCOPE),
@@ -275,6 +282,22 @@ class _Scan:
                 return -1
         return -1
 
+    def implied_parents(self, flags: int) -> list[bytes]:
+        """The parents the tree builder inserts for this row or cell: a tbody for a row
+        or cell straight in a table, a tr for a cell straight in a table or section."""
+        bottom = max(0, len(self.names) - SEARCH_LIMIT)
+        for index in range(len(self.names) - 1, bottom - 1, -1):
+            entry = self.flags[index]
+            if entry & ENTRY_DROPPED:
+                continue
+            if entry & ROW:
+                return []
+            if entry & SECTION:
+                return [b"tr"] if flags & CELL else []
+            if entry & TABLE:
+                return [b"tbody", b"tr"] if flags & CELL else [b"tbody"]
+        return []
+
     def in_foreign_content(self) -> bool:
         return bool(self.flags) and self.flags[-1] & (ENTRY_FOREIGN | INTEGRATION) == ENTRY_FOREIGN
 
@@ -310,7 +333,7 @@ class _Scan:
     def cut(self, start: int, end: int, flags: int) -> None:
         self.cuts.append((start, end, _replacement(flags)))
 
-    def start_tag(  # noqa: C901, PLR0912 - one branch per rule of the tree builder
+    def start_tag(  # noqa: C901, PLR0911, PLR0912 - one branch per rule of the tree builder
         self, name: bytes, start: int, end: int, self_closing: bool, labels: list[bytes]
     ) -> None:
         flags = ELEMENT_FLAGS.get(name.decode("latin-1"), 0)
@@ -331,8 +354,8 @@ class _Scan:
             self.close(self.find(DDDT, SPECIAL, LIST_PASS))
         if flags & HEADING and self.flags and self.flags[-1] & HEADING:
             self.pop()
-        if flags & OPTION and self.flags and self.flags[-1] & OPTION:
-            self.pop()
+        if flags & OPTION and self.names and self.names[-1] == b"option":
+            self.pop()  # an option or optgroup closes an open option (not an optgroup)
         if flags & CELL:
             self.close(self.find(CELL, ROW | TABLE))
         if flags & ROW:
@@ -358,6 +381,16 @@ class _Scan:
             if not self_closing:
                 self.open(name, (flags & ~INTEGRATION) | ENTRY_FOREIGN, start, end, [])
             return
+        if flags & (ROW | CELL):
+            # A row or cell put straight into a table gets a tbody (and a tr) from
+            # the tree builder: they nest as deep as the page's own elements.
+            implied = self.implied_parents(flags)
+            if implied and self.depth() + len(implied) >= DEPTH_LIMIT:
+                self.cut(start, end, flags)  # the start tag goes, and its parents with it
+                self.push(name, flags | ENTRY_DROPPED)
+                return
+            for parent in implied:
+                self.push(parent, ELEMENT_FLAGS[parent.decode()])
         self.open(name, flags & ~INTEGRATION, start, end, labels)
 
     def open(self, name: bytes, flags: int, start: int, end: int, labels: list[bytes]) -> None:
