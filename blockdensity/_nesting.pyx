@@ -1,12 +1,13 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
-"""The bound on nesting's scan, compiled: nesting._Scan's algorithm over C arrays.
+"""The bound on nesting's scan: the stack of open elements and the formatting list, in C.
 
-blockdensity.nesting holds the rules and the reference; this is the same
-walk, step for step, at C speed (a few percent of a fit; tests/test_nesting.py
-checks that both find the same cuts). The names on the stack and on the list
-of active formatting elements are 64-bit FNV-1a hashes of their lowercase
-bytes (0 is a marker); nesting.configure hands over the flag table and the
-limits once, at import.
+blockdensity.nesting holds the rules (the element categories, the limits,
+the region words) and hands them over once, at import (configure); this is
+the scan itself, the one the fit runs (a few percent of a fit). The names on
+the stack and on the list of active formatting elements are 64-bit FNV-1a
+hashes of their lowercase bytes (0 is a marker). tests/reference/scan.py is
+the same algorithm written plainly in Python; tests/test_nesting.py checks
+that both find the same cuts.
 """
 
 from libc.stdint cimport uint32_t, uint64_t
@@ -839,9 +840,7 @@ cdef bint _find(const unsigned char* s, Py_ssize_t n, bytes needle, Py_ssize_t m
     return False
 
 
-def scan(bytes data, bint regions):
-    """The cuts of nesting.bound_nesting for `data`: (start, end, replacement), in order;
-    with `regions`, the article profile's region marks among them (start == end)."""
+cdef _Scan _run(bytes data, bint regions):
     if not _configured:
         raise RuntimeError("blockdensity._nesting.configure() has not been called")
     cdef _Scan state = _Scan()
@@ -849,4 +848,15 @@ def scan(bytes data, bint regions):
     state.size = len(data)
     state.regions = regions
     state.run()
-    return state.result()
+    return state
+
+
+def scan(bytes data, bint regions):
+    """The cuts of nesting.bound_nesting for `data`: (start, end, replacement), in order;
+    with `regions`, the article profile's region marks among them (start == end)."""
+    return _run(data, regions).result()
+
+
+def declares_article(bytes data):
+    """Whether the scan with regions finds article structure in `data` (nesting.declares_article)."""
+    return _run(data, True).structure

@@ -1,6 +1,7 @@
 """The bound on nesting (blockdensity.nesting): what it takes out of a page before lexbor parses it.
 
-The compiled scan and the Python reference must find the same cuts on every
+The scan (blockdensity._nesting, Cython) and its plain Python reference
+(tests/reference/scan.py) must find the same cuts and region marks on every
 page (the development corpus, the fuzz corpus, the hostile shapes and random
 tag soup); a page within the bounds comes back as the same object; a page
 beyond them loses only the nesting: its text, its words and its blocks stay;
@@ -18,11 +19,12 @@ from hypothesis import strategies as st
 
 from blockdensity import fit_text, html_to_text, nesting
 from blockdensity.dom import Document
-from blockdensity.nesting import DEPTH_LIMIT, FORMATTING_LIMIT, _scan_python, bound_nesting
+from blockdensity.nesting import DEPTH_LIMIT, FORMATTING_LIMIT, bound_nesting
 from devkit.corpus import DEFAULT_DATA, Corpus
 from devkit.fuzzing import CORPUS_DIR
 from devkit.hostile import Html, flat_divs, nested_divs, unclosed_formatting
 from tests.hypothesis_profiles import examples
+from tests.reference import scan as reference
 
 CORPUS = Corpus(DEFAULT_DATA)
 needs_corpus = pytest.mark.skipif(not CORPUS.available, reason=f"no corpus at {DEFAULT_DATA}")
@@ -64,15 +66,12 @@ def page(build: Callable[[int, random.Random, Corpus], Html], size: int, seed: i
 
 
 def agree(data: bytes) -> None:
-    """The compiled scan finds what the reference finds, with the article regions and without."""
-    if nesting.compiled:
-        assert nesting.cuts(data) == _scan_python(data)
-        assert nesting.cuts(data, regions=True) == _scan_python(data, True)
-
-
-def test_the_installed_package_has_the_compiled_scan() -> None:
-    # ./dev builds with a compiler; only BLOCKDENSITY_PURE_PYTHON=1 leaves it out.
-    assert nesting.compiled
+    """The scan finds what the reference finds, with the article regions and without,
+    and both judge alike whether the page declares an article."""
+    assert nesting.cuts(data) == reference.scan(data)
+    found, declared = reference.scan_regions(data)
+    assert nesting.cuts(data, regions=True) == found
+    assert nesting.declares_article(data) == declared
 
 
 # ----------------------------------------------------------- pages within the bounds
@@ -83,7 +82,7 @@ def test_every_corpus_page_is_left_alone_and_both_scans_agree() -> None:
     for page in CORPUS.pages():
         data = page.html.encode("utf-8", "ignore")
         assert bound_nesting(data) is data, page.page_id
-        assert _scan_python(data) == []
+        assert reference.scan(data) == []
         agree(data)
         agree(page.raw)
 
@@ -185,14 +184,6 @@ def test_reconstructed_formatting_elements_stop_growing_the_tree() -> None:
     # Unbounded, paragraph N re-creates N <b>s: 32 million elements, a minute to parse.
     assert node_count(bounded) <= 8_000 * (FORMATTING_LIMIT + 2) + 100
     assert fit_text(data).words_total == 8_000 + 60
-
-
-def test_the_reference_scan_gives_the_same_fit(monkeypatch: pytest.MonkeyPatch) -> None:
-    html = page(nested_divs, 2_000, seed=2) + "<p><b id=1>x" * 50
-    compiled = fit_text(html)
-    monkeypatch.setattr(nesting, "_compiled_scan", None)
-    reference = fit_text(html)
-    assert (reference.text, reference.blocks_total) == (compiled.text, compiled.blocks_total)
 
 
 # ---------------------------------------------------------------- random tag soup
