@@ -15,19 +15,21 @@ operations, and the renderer and the word counter read exactly the same
 characters.
 
 The loop is the fit's hot path (on a typical page, 700 elements and 900 text
-nodes). It is compiled (blockdensity._walk, Cython: the same loop over
-lexbor's records, without a Python object or call per node); `_walk_python`
-below is the reference it is tested against (tests/test_walk.py), the walk
-that fills --highlight's trace, and the walk of a build without a compiler:
-one list lookup per element, one append per text node.
+nodes): blockdensity._walk (Cython) runs it over lexbor's records, without a
+Python object or call per node. `_traced_walk` below is the same walk over
+selectolax's nodes, for --highlight, which needs to know which block every
+text node went to (the compiled walk keeps no nodes). The two must make the
+same page: tests/test_walk.py compares them on every corpus page, the fuzz
+corpus and random tag soup.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Final, TypeAlias
 
+from blockdensity import _walk as compiled_walk
 from blockdensity import article, dom, tags
 from blockdensity.conf import Conf
 from blockdensity.nesting import REGION_ATTRIBUTE
@@ -45,7 +47,6 @@ __all__ = [
     "BlockInfo",
     "Page",
     "Trace",
-    "compiled",
     "segment",
     "trace_segment",
 ]
@@ -127,39 +128,20 @@ class Page:
         return text.split(BLOCK_END)[:-1]
 
 
-def segment(html: str | bytes, conf: Conf, *, reference: bool = False) -> Page:
-    """Parse `html` (bytes: UTF-8) and split its body into blocks under `conf`'s tag sets.
-
-    With `reference`, the walk is the Python one even where the compiled one
-    is built (the tests compare the two).
-    """
-    return trace_segment(html, conf, None, reference=reference)[0]
+def segment(html: str | bytes, conf: Conf) -> Page:
+    """Parse `html` (bytes: UTF-8) and split its body into blocks under `conf`'s tag sets."""
+    return trace_segment(html, conf, None)[0]
 
 
 # Which block each text node went to: (block index, text node), in order.
 Trace: TypeAlias = list[tuple[int, dom.Node]]
-# blockdensity._walk.walk: (body, packed flags, custom flags, names, title,
-# the ids of hidden and role, the dropped roles, the region attribute's id,
-# scope per region label) -> the Page's fields, and the hidden elements.
-WalkFunction: TypeAlias = Callable[
-    [
-        dom.Node, bytes, int, dict[int, str], str | None, int, int, frozenset[str], int,
-        dict[str, str],
-    ],
-    tuple[
-        list[BlockInfo], str, str, str | None, list[str], list[int], list[dom.Node],
-        list[dom.Node],
-    ],
-]  # fmt: skip
 
 
-def trace_segment(
-    html: str | bytes, conf: Conf, trace: Trace | None, *, reference: bool = False
-) -> tuple[Page, dom.Document]:
-    """`segment`, also returning the parsed tree and, when `trace` is a list,
-    filling it with the block of every text node (for --highlight)."""
+def trace_segment(html: str | bytes, conf: Conf, trace: Trace | None) -> tuple[Page, dom.Document]:
+    """`segment`, also returning the parsed tree; when `trace` is a list, the walk is
+    the traced one, which fills it with the block of every text node (for --highlight)."""
     doc = dom.parse(html, regions=bool(conf.rules))
-    page = _walk(doc, conf, trace, reference)
+    page = _walk(doc, conf, trace)
     if not page.blocks:
         # An unclosed <title> swallows the whole page into the title (HTML5
         # RCDATA), leaving an empty body. End each title that holds markup at
@@ -171,7 +153,7 @@ def trace_segment(
             if trace is not None:
                 trace.clear()
             doc = dom.parse(repaired, regions=bool(conf.rules))
-            page = _walk(doc, conf, trace, reference)
+            page = _walk(doc, conf, trace)
     return page, doc
 
 
@@ -264,33 +246,19 @@ def _apply_attributes(doc: dom.Document, conf: Conf) -> tuple[dict[int, str], in
 _DECLARING: Final = ("meta", "link", "base", "script")
 _DECLARING_IDS: Final = frozenset(dom.tag_id(name) for name in _DECLARING)
 
-# The walk compiled (blockdensity._walk, Cython: the loop without a Python
-# call per node); _walk_python below is the reference it is tested against
-# and the walk of a package built without a compiler.
-_compiled_walk: WalkFunction | None
-_attribute_ids: Callable[[dom.Node], list[int]]
-try:
-    from blockdensity._walk import attribute_ids, configure, walk
-except ImportError:  # built without a compiler
-    _compiled_walk = None
-else:
-    _attribute_ids = attribute_ids
-    configure(
-        dom.TEXT_ID,
-        dom.tag_id("img"),
-        tuple(dom.tag_id(name) for name in _DECLARING),
-        {name: getattr(tags, name) for name in tags.WALK_BITS},
-        {
-            "BLOCK_END": BLOCK_END,
-            "ANCHOR_MARK": ANCHOR_MARK,
-            "BREAK_MARK": BREAK_MARK,
-            "SUB_OPEN": SUB_OPEN,
-            "SUB_CLOSE": SUB_CLOSE,
-        },
-    )
-    _compiled_walk = walk
-
-compiled: Final = _compiled_walk is not None
+compiled_walk.configure(
+    dom.TEXT_ID,
+    dom.tag_id("img"),
+    tuple(dom.tag_id(name) for name in _DECLARING),
+    {name: getattr(tags, name) for name in tags.WALK_BITS},
+    {
+        "BLOCK_END": BLOCK_END,
+        "ANCHOR_MARK": ANCHOR_MARK,
+        "BREAK_MARK": BREAK_MARK,
+        "SUB_OPEN": SUB_OPEN,
+        "SUB_CLOSE": SUB_CLOSE,
+    },
+)
 
 
 def _document_title(doc: dom.Document) -> str | None:
@@ -313,25 +281,25 @@ def _declared_language(doc: dom.Document) -> str | None:
     return lang.strip() or None if lang else None
 
 
-def _walk(doc: dom.Document, conf: Conf, trace: Trace | None, reference: bool) -> Page:
+def _walk(doc: dom.Document, conf: Conf, trace: Trace | None) -> Page:
     lang = _declared_language(doc)
     title = _document_title(doc)
     body = doc.body
     if body is None:
         return Page([], "", "", title or "", lang, [], [], [])
-    if _compiled_walk is None or trace is not None or reference:
+    if trace is not None:
         # The compiled walk keeps no text nodes, so --highlight's trace takes this one.
         openers, drop_close = _apply_attributes(doc, conf)
-        return _walk_python(body, conf, trace, title, lang, openers, drop_close)
+        return _traced_walk(body, conf, trace, title, lang, openers, drop_close)
     # What _apply_attributes does, the compiled walk does on its way: it reads
     # the attributes by the ids lexbor gives their names in this document,
     # which an element made here shows.
     probe = doc.create_node("div")
     for name in ("hidden", "role", REGION_ATTRIBUTE):
         probe.attrs[name] = ""
-    hidden_id, role_id, region_id = _attribute_ids(probe)
+    hidden_id, role_id, region_id = compiled_walk.attribute_ids(probe)
     table = conf.table
-    walked = _compiled_walk(
+    walked = compiled_walk.walk(
         body,
         table.packed,
         table.custom,
@@ -351,19 +319,19 @@ def _walk(doc: dom.Document, conf: Conf, trace: Trace | None, reference: bool) -
     return Page(blocks, text, linked, title or "", lang, drop_scopes, parents, declarations)
 
 
-def _walk_python(  # noqa: C901, PLR0912, PLR0913, PLR0915, PLR0917
+def _traced_walk(  # noqa: C901, PLR0912, PLR0913, PLR0915, PLR0917
     body: dom.Node,
     conf: Conf,
-    trace: Trace | None,
+    trace: Trace,
     title: str | None,
     lang: str | None,
     openers: dict[int, str],
     drop_close: int,
 ) -> Page:
-    # The reference walk (blockdensity._walk is the same loop compiled), and
-    # the walk where the package was built without a compiler.
-    # The hot loop stays in one frame on purpose: a call per node would cost
-    # more than the work it does. Flags and methods are bound to locals first.
+    # The walk of blockdensity._walk, step for step, over selectolax's nodes,
+    # noting the block of every text node in `trace`. One loop in one frame,
+    # as the compiled one: the opens and closes come from a stack of child
+    # iterators, and per level the flags of the element whose close is pending.
     table = conf.table
     flags_of = table.flags
     n_flags = len(flags_of)
@@ -436,8 +404,7 @@ def _walk_python(  # noqa: C901, PLR0912, PLR0913, PLR0915, PLR0917
                 del links[link_start:]
                 if anchor_depth or sup_depth:
                     _begin_inside(pieces, anchor_depth, sup_depth)
-                if trace:
-                    _untrace(trace, len(blocks))
+                _untrace(trace, len(blocks))
         for node in children:
             node_id = node.tag_id
             if node_id != text_id:
@@ -539,8 +506,7 @@ def _walk_python(  # noqa: C901, PLR0912, PLR0913, PLR0915, PLR0917
                 if anchor_depth:
                     links.append(_SPACE)
             pieces.append(text)
-            if trace is not None:
-                trace.append((len(blocks), node))
+            trace.append((len(blocks), node))
             glue_node = node
             glue_text = text
             if anchor_depth:
