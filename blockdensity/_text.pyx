@@ -100,64 +100,54 @@ cdef extern from "Python.h":
     object PyUnicode_New(Py_ssize_t size, Py_UCS4 maxchar)
 
 
+cdef Py_ssize_t _collapse_into(list texts, void* out, int out_kind, Py_UCS4* maxchar):
+    """One pass of `collapse`: with `out`, writes the lines there; without, only measures
+    them (their length, returned, and their widest character, in maxchar)."""
+    cdef str text
+    cdef int kind
+    cdef void* data
+    cdef Py_ssize_t index, length
+    cdef Py_ssize_t at = 0
+    cdef Py_UCS4 code
+    cdef bint pending  # whitespace seen since the last character kept
+    cdef bint started  # this text has a visible character
+    for text in texts:
+        kind = PyUnicode_KIND(text)
+        data = PyUnicode_DATA(text)
+        length = PyUnicode_GET_LENGTH(text)
+        pending = started = False
+        for index in range(length):
+            code = PyUnicode_READ(kind, data, index)
+            if Py_UNICODE_ISSPACE(code):
+                pending = started
+                continue
+            if not started and at:  # the newline before this text's line
+                if out != NULL:
+                    PyUnicode_WRITE(out_kind, out, at, 10)
+                elif maxchar[0] < 10:
+                    maxchar[0] = 10
+                at += 1
+            if pending:
+                if out != NULL:
+                    PyUnicode_WRITE(out_kind, out, at, 32)
+                at += 1
+                pending = False
+            if out != NULL:
+                PyUnicode_WRITE(out_kind, out, at, code)
+            elif code > maxchar[0]:
+                maxchar[0] = code
+            at += 1
+            started = True
+    return at
+
+
 def collapse(list texts):
     """render_blocks' lines: each text with its whitespace runs made one space and its ends
     stripped, the texts joined by newlines; a text with nothing but whitespace makes no
     line (the fit's texts all have visible characters)."""
-    cdef str text
-    cdef int kind
-    cdef void* data
-    cdef Py_ssize_t index, length, size = 0
-    cdef Py_UCS4 code, maxchar = 0
-    cdef bint pending  # whitespace seen since the last character kept
-    cdef bint started  # this text has a visible character
-    cdef bint lines = False  # a line has been made
-    # First pass: the size and the widest character of the result (a str
-    # must be made at the narrowest width that holds it).
-    for text in texts:
-        kind = PyUnicode_KIND(text)
-        data = PyUnicode_DATA(text)
-        length = PyUnicode_GET_LENGTH(text)
-        pending = started = False
-        for index in range(length):
-            code = PyUnicode_READ(kind, data, index)
-            if Py_UNICODE_ISSPACE(code):
-                pending = started
-                continue
-            if not started and lines:
-                size += 1  # the newline before this text's line
-                if maxchar < 10:
-                    maxchar = 10
-            if pending:
-                size += 1
-                pending = False
-            size += 1
-            started = True
-            if code > maxchar:
-                maxchar = code
-        lines = lines or started
+    # Measured first: a str must be made at the narrowest width that holds it.
+    cdef Py_UCS4 maxchar = 0
+    cdef Py_ssize_t size = _collapse_into(texts, NULL, 0, &maxchar)
     result = PyUnicode_New(size, maxchar)
-    cdef int out_kind = PyUnicode_KIND(result)
-    cdef void* out = PyUnicode_DATA(result)
-    cdef Py_ssize_t at = 0
-    for text in texts:
-        kind = PyUnicode_KIND(text)
-        data = PyUnicode_DATA(text)
-        length = PyUnicode_GET_LENGTH(text)
-        pending = started = False
-        for index in range(length):
-            code = PyUnicode_READ(kind, data, index)
-            if Py_UNICODE_ISSPACE(code):
-                pending = started
-                continue
-            if not started and at:
-                PyUnicode_WRITE(out_kind, out, at, 10)
-                at += 1
-            if pending:
-                PyUnicode_WRITE(out_kind, out, at, 32)
-                at += 1
-                pending = False
-            PyUnicode_WRITE(out_kind, out, at, code)
-            at += 1
-            started = True
+    _collapse_into(texts, PyUnicode_DATA(result), PyUnicode_KIND(result), &maxchar)
     return result
