@@ -68,6 +68,14 @@ DEF SOUGHT_COUNT = 7
 cdef uint32_t SOUGHT[SOUGHT_COUNT]  # the flags a search looks for (nesting.SOUGHT)
 
 
+cdef void* _resized(void* data, Py_ssize_t count, size_t item) except NULL:
+    """`data` reallocated to hold `count` items of `item` bytes; MemoryError if it cannot be."""
+    cdef void* resized = realloc(data, count * item)
+    if resized == NULL:
+        raise MemoryError()
+    return resized
+
+
 cdef inline bint _is_letter(unsigned char c) noexcept nogil:
     return (c | 32) >= 97 and (c | 32) <= 122
 
@@ -224,21 +232,11 @@ cdef class _Scan:
         return self.kept + self.formatting_elements
 
     cdef int push(self, uint64_t name, uint32_t flags, Py_ssize_t mark) except -1:
-        cdef void* grown
         if self.length == self.capacity:
             self.capacity *= 2
-            grown = realloc(self.names, self.capacity * sizeof(uint64_t))
-            if grown == NULL:
-                raise MemoryError()
-            self.names = <uint64_t*>grown
-            grown = realloc(self.flags, self.capacity * sizeof(uint32_t))
-            if grown == NULL:
-                raise MemoryError()
-            self.flags = <uint32_t*>grown
-            grown = realloc(self.mark_of, self.capacity * sizeof(Py_ssize_t))
-            if grown == NULL:
-                raise MemoryError()
-            self.mark_of = <Py_ssize_t*>grown
+            self.names = <uint64_t*>_resized(self.names, self.capacity, sizeof(uint64_t))
+            self.flags = <uint32_t*>_resized(self.flags, self.capacity, sizeof(uint32_t))
+            self.mark_of = <Py_ssize_t*>_resized(self.mark_of, self.capacity, sizeof(Py_ssize_t))
         self.names[self.length] = name
         self.flags[self.length] = flags
         self.mark_of[self.length] = mark
@@ -329,13 +327,10 @@ cdef class _Scan:
     # -- the list of active formatting elements ----------------------------
 
     cdef int add_formatting(self, uint64_t name) except -1:
-        cdef void* grown
         if self.formatting_length == self.formatting_capacity:
             self.formatting_capacity *= 2
-            grown = realloc(self.formatting, self.formatting_capacity * sizeof(uint64_t))
-            if grown == NULL:
-                raise MemoryError()
-            self.formatting = <uint64_t*>grown
+            self.formatting = <uint64_t*>_resized(self.formatting, self.formatting_capacity,
+                                                  sizeof(uint64_t))
         self.formatting[self.formatting_length] = name
         self.formatting_length += 1
         if name != 0:
