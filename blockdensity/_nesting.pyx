@@ -853,5 +853,5 @@ def scan(bytes data, bint regions):
 
 
 def declares_article(bytes data):
-    """Whether the scan with regions finds article structure in `data` (nesting.declares_article)."""
+    """Whether the scan finds article structure in `data` (nesting.declares_article)."""
     return _run(data, True).structure

@@ -508,11 +508,12 @@ cdef class _Stack:
 def walk(LexborNode body, const unsigned char[:] packed, int custom, dict names,
          object title, uintptr_t hidden_id, uintptr_t role_id, frozenset roles,
          uintptr_t region_id, dict scopes):
-    """segment._walk_python's loop from <body> on, with segment._apply_attributes'
-    work done on the way; `packed` is the tag table's flags as native uint16
-    (TagTable.packed). Attributes are found by the ids of their names in the
-    document (0: not sought): `hidden`, `role` (`roles` are the dropped ones) and
-    the article profile's region attribute (`scopes` gives each label's scope).
+    """The fit's walk from <body> on (the rules of segment._TracedWalk), with
+    segment._apply_attributes' work done on the way; `packed` is the tag table's
+    flags as native uint16 (TagTable.packed). Attributes are found by the ids of
+    their names in the document (0: not sought): `hidden`, `role` (`roles` are
+    the dropped ones) and the article profile's region attribute (`scopes` gives
+    each label's scope).
     Returns (blocks, text, linked, title, drop_scopes, scope_parents, declarations,
     hidden): the last, the elements _apply_attributes would have replaced with
     <img>, for the caller to replace."""
