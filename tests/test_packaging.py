@@ -2,11 +2,11 @@
 
 `pip install blockdensity` must give the library and its command with the
 parser and the decoder's two dependencies, nothing of the queue stage's
-stack, which comes with the "worker" extra. The wheel is built once (compiled,
-as pip builds it for a user, offline: the environment's build requirements,
-no index), then installed
-without its dependencies into a fresh virtual environment that sees only the
-library's dependencies, linked from this environment: no network needed.
+stack, which comes with the "worker" extra. The wheel is built once
+(compiled, as pip builds it for a user; offline: the environment's build
+requirements, no index), then installed without its dependencies into a
+fresh virtual environment that sees only the library's dependencies, linked
+from this environment: no network needed.
 """
 
 from __future__ import annotations
