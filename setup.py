@@ -6,11 +6,13 @@ reads lexbor's tree directly, without a Python call per node; the word count
 and the whitespace collapse (_text.pyx) make one pass over the characters;
 the rest, compiled with mypyc, runs about 25% faster than as Python
 (BENCHMARKS.md). The scan that bounds nesting before lexbor parses
-(blockdensity/nesting.py) reads every byte of every tag: in Cython it costs
-a few percent of a fit, in Python several fits. Each Cython module has its
-Python reference beside it, which the tests compare it with. Set
-BLOCKDENSITY_PURE_PYTHON=1 to build without a C compiler: the package is then
-plain Python and behaves identically, only slower.
+(blockdensity/_nesting.pyx) reads every byte of every tag: in Cython it costs
+a few percent of a fit, in Python several fits.
+
+The package needs a C compiler to build: each pass exists once, compiled
+(there is no pure-Python fallback, so nothing untested runs where a build
+went without one). Wheels are built with one; the tests compare each Cython
+module with a plain Python reference under tests/reference/.
 
 The compiled walk reads lexbor's records as selectolax lays them out, which
 selectolax ships no headers for: _walk.pyx declares them for one selectolax
@@ -19,11 +21,12 @@ release (its LAYOUT_VERSION), and the build stops if another is installed.
 
 from __future__ import annotations
 
-import os
 import re
 from importlib.metadata import version
 from pathlib import Path
 
+from Cython.Build import cythonize
+from mypyc.build import mypycify
 from setuptools import setup
 
 WALK = Path(__file__).parent / "blockdensity" / "_walk.pyx"
@@ -59,16 +62,10 @@ COMPILED = [
     "blockdensity/jsonld.py",
 ]
 
-if os.environ.get("BLOCKDENSITY_PURE_PYTHON", "") in ("", "0"):
-    from Cython.Build import cythonize
-    from mypyc.build import mypycify
-
-    _check_selectolax()
-    setup(
-        ext_modules=[
-            *mypycify(COMPILED, opt_level="3"),
-            *cythonize(CYTHON, quiet=True),
-        ]
-    )
-else:
-    setup()
+_check_selectolax()
+setup(
+    ext_modules=[
+        *mypycify(COMPILED, opt_level="3"),
+        *cythonize(CYTHON, quiet=True),
+    ]
+)

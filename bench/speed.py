@@ -10,11 +10,6 @@ peak RSS, and RSS after 1 and after 10 further passes (growth would mean a
 leak).
 
     python -m bench.speed [--rounds N] [--data ../shared/data] [--only fit,parse]
-
-The "Python walk" rows run the same fits with the compiled walk and text
-passes switched off (blockdensity._walk, _text): the Python references they
-are tested against, as a build without Cython would run them (the rest
-still mypyc-compiled), so the table shows what they bring in the same run.
 """
 
 from __future__ import annotations
@@ -30,8 +25,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-import blockdensity.segment
-from blockdensity import DEFAULT_CONF, PUBLISHED_CONF, fit_text, render, segment, words
+from blockdensity import DEFAULT_CONF, PUBLISHED_CONF, fit_text
 from blockdensity.dom import parse
 from devkit.corpus import DEFAULT_DATA, load_pages
 
@@ -40,22 +34,6 @@ Extractor = Callable[[str], object]
 # The default fit without what it reports besides the text (the metadata and
 # the detected language): the same text, so the difference is their cost.
 TEXT_ONLY_CONF = dataclasses.replace(DEFAULT_CONF, read_metadata=False, detect_language=False)
-
-
-def _python_passes(fit: Extractor) -> Extractor:
-    """`fit` with the compiled walk and text passes switched off for each call."""
-
-    def run(html: str) -> object:
-        saved = (segment._compiled_walk, words._compiled_count_ended, render._compiled_collapse)
-        segment._compiled_walk = None
-        words._compiled_count_ended = None
-        render._compiled_collapse = None
-        try:
-            return fit(html)
-        finally:
-            segment._compiled_walk, words._compiled_count_ended, render._compiled_collapse = saved
-
-    return run
 
 
 def _extractors() -> dict[str, Extractor]:
@@ -89,8 +67,6 @@ def _extractors() -> dict[str, Extractor]:
         "blockdensity fit": fit_text,  # the default: the article profile
         "blockdensity published": published_fit,
         "blockdensity text only": text_only_fit,
-        "blockdensity fit, Python walk": _python_passes(fit_text),
-        "blockdensity published, Python walk": _python_passes(published_fit),
         "lexbor parse (floor)": parse,
         "resiliparse main_content": resiliparse_main,
         "boilerpy3 NumWords": boilerpy3_numwords,
@@ -145,8 +121,7 @@ def main() -> None:
     print(f"{len(pages)} pages, {megabytes:.1f} MB of decoded HTML, best of {args.rounds} rounds")
     print("blockdensity fit: the default, article profile; published: SPEC's profile alone;")
     print("text only: the default without the metadata and the language detection")
-    build = "mypyc-compiled" if blockdensity.segment.__file__.endswith(".so") else "pure Python"
-    print(f"python {sys.version.split()[0]}, blockdensity {build}")
+    print(f"python {sys.version.split()[0]}")
     print()
     columns = f"{'pages/s':>8} | {'MB/s':>6} | {'ms/page':>7} | {'fit speed / this':>16}"
     print(f"| {'extractor':35} | {columns} |")

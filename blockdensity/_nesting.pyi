@@ -1,4 +1,4 @@
-# The compiled scan of blockdensity.nesting (_nesting.pyx).
+# The scan of blockdensity.nesting (_nesting.pyx).
 
 def configure(
     element_flags: dict[str, int],
@@ -12,3 +12,4 @@ def configure(
     region_attribute: bytes,
 ) -> None: ...
 def scan(data: bytes, regions: bool) -> list[tuple[int, int, bytes]]: ...
+def declares_article(data: bytes) -> bool: ...

@@ -1,12 +1,13 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
-"""The bound on nesting's scan, compiled: nesting._Scan's algorithm over C arrays.
+"""The bound on nesting's scan: the stack of open elements and the formatting list, in C.
 
-blockdensity.nesting holds the rules and the reference; this is the same
-walk, step for step, at C speed (a few percent of a fit; tests/test_nesting.py
-checks that both find the same cuts). The names on the stack and on the list
-of active formatting elements are 64-bit FNV-1a hashes of their lowercase
-bytes (0 is a marker); nesting.configure hands over the flag table and the
-limits once, at import.
+blockdensity.nesting holds the rules (the element categories, the limits,
+the region words) and hands them over once, at import (configure); this is
+the scan itself, the one the fit runs (a few percent of a fit). The names on
+the stack and on the list of active formatting elements are 64-bit FNV-1a
+hashes of their lowercase bytes (0 is a marker). tests/reference/scan.py is
+the same algorithm written plainly in Python; tests/test_nesting.py checks
+that both find the same cuts.
 """
 
 from libc.stdint cimport uint32_t, uint64_t
@@ -56,10 +57,23 @@ DEF A_TYPE = 6
 DEF ATTRIBUTE_COUNT = 7
 cdef uint64_t _attribute_hashes[ATTRIBUTE_COUNT]
 cdef uint64_t MAIN_NAME, ARTICLE_NAME, META_NAME, SCRIPT_NAME
+# The parents the tree builder inserts for a row or a cell put straight into
+# a table (tbody) or a table section (tr), and their flags.
+cdef uint64_t TBODY_NAME, TR_NAME
+cdef uint64_t OPTION_NAME
+cdef uint32_t TBODY_FLAGS, TR_FLAGS
 cdef uint32_t ENTRY_FOREIGN, ENTRY_DROPPED
 cdef Py_ssize_t DEPTH_LIMIT, FORMATTING_LIMIT, SEARCH_LIMIT
 DEF SOUGHT_COUNT = 7
 cdef uint32_t SOUGHT[SOUGHT_COUNT]  # the flags a search looks for (nesting.SOUGHT)
+
+
+cdef void* _resized(void* data, Py_ssize_t count, size_t item) except NULL:
+    """`data` reallocated to hold `count` items of `item` bytes; MemoryError if it cannot be."""
+    cdef void* resized = realloc(data, count * item)
+    if resized == NULL:
+        raise MemoryError()
+    return resized
 
 
 cdef inline bint _is_letter(unsigned char c) noexcept nogil:
@@ -98,6 +112,7 @@ def configure(dict element_flags, dict bits, Py_ssize_t depth_limit,
     """Take nesting.py's flag table, its flag bits by name, its limits and region words."""
     global _token_objects, _article_types, _region_attribute, H1
     global MAIN_NAME, ARTICLE_NAME, META_NAME, SCRIPT_NAME, ENTRY_REGION
+    global TBODY_NAME, TR_NAME, TBODY_FLAGS, TR_FLAGS, OPTION_NAME
     global VOID, IGNORED, RAW, PLAINTEXT, FORMATTING, SINGLE, CLOSES_P, SCOPE, MARKER
     global TABLE, TABLE_PART, SPECIAL, LI, DDDT, HEADING, OPTION, CELL, ROW, SECTION
     global BUTTON, P, FOREIGN, INTEGRATION, BREAKOUT, INLINE_ELEMENT, LIST_PASS
@@ -161,6 +176,9 @@ def configure(dict element_flags, dict bits, Py_ssize_t depth_limit,
     H1 = _hash(b"h1", 2)
     MAIN_NAME, ARTICLE_NAME = _hash(b"main", 4), _hash(b"article", 7)
     META_NAME, SCRIPT_NAME = _hash(b"meta", 4), _hash(b"script", 6)
+    TBODY_NAME, TR_NAME = _hash(b"tbody", 5), _hash(b"tr", 2)
+    OPTION_NAME = _hash(b"option", 6)
+    TBODY_FLAGS, TR_FLAGS = _flags_of(TBODY_NAME), _flags_of(TR_NAME)
     DEPTH_LIMIT, FORMATTING_LIMIT, SEARCH_LIMIT = depth_limit, formatting_limit, search_limit
     SOUGHT[:] = [P, LI, DDDT, CELL, ROW, SECTION, BUTTON]
     _configured = True
@@ -214,21 +232,11 @@ cdef class _Scan:
         return self.kept + self.formatting_elements
 
     cdef int push(self, uint64_t name, uint32_t flags, Py_ssize_t mark) except -1:
-        cdef void* grown
         if self.length == self.capacity:
             self.capacity *= 2
-            grown = realloc(self.names, self.capacity * sizeof(uint64_t))
-            if grown == NULL:
-                raise MemoryError()
-            self.names = <uint64_t*>grown
-            grown = realloc(self.flags, self.capacity * sizeof(uint32_t))
-            if grown == NULL:
-                raise MemoryError()
-            self.flags = <uint32_t*>grown
-            grown = realloc(self.mark_of, self.capacity * sizeof(Py_ssize_t))
-            if grown == NULL:
-                raise MemoryError()
-            self.mark_of = <Py_ssize_t*>grown
+            self.names = <uint64_t*>_resized(self.names, self.capacity, sizeof(uint64_t))
+            self.flags = <uint32_t*>_resized(self.flags, self.capacity, sizeof(uint32_t))
+            self.mark_of = <Py_ssize_t*>_resized(self.mark_of, self.capacity, sizeof(Py_ssize_t))
         self.names[self.length] = name
         self.flags[self.length] = flags
         self.mark_of[self.length] = mark
@@ -288,6 +296,26 @@ cdef class _Scan:
             index -= 1
         return -1
 
+    cdef int implied_parents(self, uint32_t flags) noexcept:
+        """How many parents the tree builder inserts for this row or cell: a tbody for a
+        row or cell straight in a table, a tr for a cell straight in a table or section."""
+        cdef Py_ssize_t bottom = self.length - SEARCH_LIMIT
+        cdef Py_ssize_t index = self.length - 1
+        cdef uint32_t entry
+        if bottom < 0:
+            bottom = 0
+        while index >= bottom:
+            entry = self.flags[index]
+            if not entry & ENTRY_DROPPED:
+                if entry & ROW:
+                    return 0
+                if entry & SECTION:
+                    return 1 if flags & CELL else 0
+                if entry & TABLE:
+                    return 2 if flags & CELL else 1
+            index -= 1
+        return 0
+
     cdef inline bint in_foreign_content(self) noexcept:
         return self.length > 0 and (
             self.flags[self.length - 1] & (ENTRY_FOREIGN | INTEGRATION)) == ENTRY_FOREIGN
@@ -299,13 +327,10 @@ cdef class _Scan:
     # -- the list of active formatting elements ----------------------------
 
     cdef int add_formatting(self, uint64_t name) except -1:
-        cdef void* grown
         if self.formatting_length == self.formatting_capacity:
             self.formatting_capacity *= 2
-            grown = realloc(self.formatting, self.formatting_capacity * sizeof(uint64_t))
-            if grown == NULL:
-                raise MemoryError()
-            self.formatting = <uint64_t*>grown
+            self.formatting = <uint64_t*>_resized(self.formatting, self.formatting_capacity,
+                                                  sizeof(uint64_t))
         self.formatting[self.formatting_length] = name
         self.formatting_length += 1
         if name != 0:
@@ -468,6 +493,7 @@ cdef class _Scan:
     cdef int start_tag(self, uint64_t name, Py_ssize_t start, Py_ssize_t end,
                        bint self_closing, Py_ssize_t name_end, int labels) except -1:
         cdef uint32_t flags = _flags_of(name)
+        cdef int implied
         if self.in_foreign_content():
             if not flags & BREAKOUT:
                 if not self_closing:
@@ -486,8 +512,8 @@ cdef class _Scan:
             self.close(self.find(DDDT, SPECIAL, LIST_PASS))
         if flags & HEADING and self.length > 0 and self.flags[self.length - 1] & HEADING:
             self.pop()
-        if flags & OPTION and self.length > 0 and self.flags[self.length - 1] & OPTION:
-            self.pop()
+        if flags & OPTION and self.length > 0 and self.names[self.length - 1] == OPTION_NAME:
+            self.pop()  # an option or optgroup closes an open option (not an optgroup)
         if flags & CELL:
             self.close(self.find(CELL, ROW | TABLE, 0))
         if flags & ROW:
@@ -510,6 +536,20 @@ cdef class _Scan:
             if not self_closing:
                 self.open(name, (flags & ~INTEGRATION) | ENTRY_FOREIGN, start, end, name_end, 0)
             return 0
+        if flags & (ROW | CELL):
+            # A row or cell put straight into a table gets a tbody (and a tr) from
+            # the tree builder: they nest as deep as the page's own elements.
+            implied = self.implied_parents(flags)
+            if implied and self.depth() + implied >= DEPTH_LIMIT:
+                self.cut(start, end, flags)  # the start tag goes, and its parents with it
+                self.push(name, flags | ENTRY_DROPPED, -1)
+                return 0
+            if implied == 2:
+                self.push(TBODY_NAME, TBODY_FLAGS, -1)
+                self.push(TR_NAME, TR_FLAGS, -1)
+            elif implied == 1:
+                self.push(TR_NAME if flags & CELL else TBODY_NAME,
+                          TR_FLAGS if flags & CELL else TBODY_FLAGS, -1)
         self.open(name, flags & ~INTEGRATION, start, end, name_end, labels)
         return 0
 
@@ -795,9 +835,7 @@ cdef bint _find(const unsigned char* s, Py_ssize_t n, bytes needle, Py_ssize_t m
     return False
 
 
-def scan(bytes data, bint regions):
-    """The cuts of nesting.bound_nesting for `data`: (start, end, replacement), in order;
-    with `regions`, the article profile's region marks among them (start == end)."""
+cdef _Scan _run(bytes data, bint regions):
     if not _configured:
         raise RuntimeError("blockdensity._nesting.configure() has not been called")
     cdef _Scan state = _Scan()
@@ -805,4 +843,15 @@ def scan(bytes data, bint regions):
     state.size = len(data)
     state.regions = regions
     state.run()
-    return state.result()
+    return state
+
+
+def scan(bytes data, bint regions):
+    """The cuts of nesting.bound_nesting for `data`: (start, end, replacement), in order;
+    with `regions`, the article profile's region marks among them (start == end)."""
+    return _run(data, regions).result()
+
+
+def declares_article(bytes data):
+    """Whether the scan finds article structure in `data` (nesting.declares_article)."""
+    return _run(data, True).structure

@@ -1,18 +1,17 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
-"""The fit's passes over its text, compiled: counting words, collapsing whitespace.
+"""The fit's passes over its text: counting words, collapsing whitespace.
 
 `count_ended` is words.count_ended: the word rule applied in one pass over
-the characters. blockdensity.words holds the rule (`char_class`) and the
-reference, which reaches C speed through encodings and byte translations
-that are fast only for some scripts; this counts every script at the same
-few nanoseconds a character. The class of each code point is asked of
-words.char_class once per process and kept in a table here.
+the characters, every script at the same few nanoseconds a character.
+blockdensity.words holds the rule (`char_class`); the class of each code
+point is asked of it once per process and kept in a table here.
 
-`collapse` is render._collapse: one line per block, its whitespace runs made
-one space, in one pass instead of a split into words and a join.
+`collapse` is render_blocks' collapse: one line per block, its whitespace
+runs made one space, in one pass instead of a split into words and a join.
 
-tests/test_text_compiled.py checks both against their references on every
-corpus page, every character and random text.
+tests/test_text_compiled.py checks both against their plain Python
+references (tests/reference/text.py) on every corpus page, every character
+and random text.
 """
 
 from cpython.unicode cimport (
@@ -101,54 +100,18 @@ cdef extern from "Python.h":
     object PyUnicode_New(Py_ssize_t size, Py_UCS4 maxchar)
 
 
-def collapse(list texts):
-    """render._collapse: each text with its whitespace runs made one space and its ends
-    stripped, the texts joined by newlines; None when a text is all whitespace or holds
-    a NUL (where the reference does something else; the fit's texts never are)."""
+cdef Py_ssize_t _collapse_into(list texts, void* out, int out_kind, Py_UCS4* maxchar):
+    """One pass of `collapse`: with `out`, writes the lines there; without, only measures
+    them (their length, returned, and their widest character, in maxchar)."""
     cdef str text
     cdef int kind
     cdef void* data
-    cdef Py_ssize_t index, length, size = 0
-    cdef Py_UCS4 code, maxchar = 0
-    cdef bint pending  # whitespace seen since the last character kept
-    cdef bint started
-    # First pass: the size and the widest character of the result (a str
-    # must be made at the narrowest width that holds it).
-    for text in texts:
-        if size:
-            size += 1  # the newline
-            if maxchar < 10:
-                maxchar = 10
-        kind = PyUnicode_KIND(text)
-        data = PyUnicode_DATA(text)
-        length = PyUnicode_GET_LENGTH(text)
-        pending = started = False
-        for index in range(length):
-            code = PyUnicode_READ(kind, data, index)
-            if code == 0:
-                return None
-            if Py_UNICODE_ISSPACE(code):
-                pending = started
-                continue
-            if pending:
-                size += 1
-                pending = False
-            size += 1
-            started = True
-            if code > maxchar:
-                maxchar = code
-        if not started:
-            return None
-    if not texts:
-        return ""
-    result = PyUnicode_New(size, maxchar)
-    cdef int out_kind = PyUnicode_KIND(result)
-    cdef void* out = PyUnicode_DATA(result)
+    cdef Py_ssize_t index, length
     cdef Py_ssize_t at = 0
+    cdef Py_UCS4 code
+    cdef bint pending  # whitespace seen since the last character kept
+    cdef bint started  # this text has a visible character
     for text in texts:
-        if at:
-            PyUnicode_WRITE(out_kind, out, at, 10)
-            at += 1
         kind = PyUnicode_KIND(text)
         data = PyUnicode_DATA(text)
         length = PyUnicode_GET_LENGTH(text)
@@ -158,11 +121,33 @@ def collapse(list texts):
             if Py_UNICODE_ISSPACE(code):
                 pending = started
                 continue
+            if not started and at:  # the newline before this text's line
+                if out != NULL:
+                    PyUnicode_WRITE(out_kind, out, at, 10)
+                elif maxchar[0] < 10:
+                    maxchar[0] = 10
+                at += 1
             if pending:
-                PyUnicode_WRITE(out_kind, out, at, 32)
+                if out != NULL:
+                    PyUnicode_WRITE(out_kind, out, at, 32)
                 at += 1
                 pending = False
-            PyUnicode_WRITE(out_kind, out, at, code)
+            if out != NULL:
+                PyUnicode_WRITE(out_kind, out, at, code)
+            elif code > maxchar[0]:
+                maxchar[0] = code
             at += 1
             started = True
+    return at
+
+
+def collapse(list texts):
+    """render_blocks' lines: each text with its whitespace runs made one space and its ends
+    stripped, the texts joined by newlines; a text with nothing but whitespace makes no
+    line (the fit's texts all have visible characters)."""
+    # Measured first: a str must be made at the narrowest width that holds it.
+    cdef Py_UCS4 maxchar = 0
+    cdef Py_ssize_t size = _collapse_into(texts, NULL, 0, &maxchar)
+    result = PyUnicode_New(size, maxchar)
+    _collapse_into(texts, PyUnicode_DATA(result), PyUnicode_KIND(result), &maxchar)
     return result

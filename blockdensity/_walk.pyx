@@ -1,13 +1,14 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
-"""The walk of blockdensity.segment, compiled: segment._walk_python's loop over lexbor's records.
+"""The walk of blockdensity.segment: the page as blocks, in one loop over lexbor's records.
 
-segment.py holds the walk's rules and the reference; this is the same loop,
-step for step, reading the tree lexbor built directly (first_child, next and
-parent pointers, tag ids, text bytes, attributes) instead of making a Python
-object and a few Python calls per node. It also does on its way what the
-reference has segment._apply_attributes do before it with a CSS query over
-the body and marker elements (hidden elements, dropped ARIA roles, the
-article profile's regions): that query alone cost about the whole walk.
+segment.py holds the walk's rules, and the same walk over selectolax's
+nodes that --highlight traces (segment._TracedWalk); this is the one the fit
+runs, reading the tree lexbor built directly (first_child, next and parent
+pointers, tag ids, text bytes, attributes) instead of making a Python object
+and a few Python calls per node. It also does on its way what the traced
+walk has segment._apply_attributes do before it with a CSS query over the
+body and marker elements (hidden elements, dropped ARIA roles, the article
+profile's regions): that query alone cost about the whole walk.
 tests/test_walk.py checks that both make the same page, and the same
 metadata after, on every corpus page, the fuzz corpus and random tag soup.
 
@@ -201,9 +202,17 @@ cdef inline bint _isspace(const Py_UCS4* text, Py_ssize_t length) noexcept:
     return True
 
 
+cdef void* _resized(void* data, Py_ssize_t count, size_t item) except NULL:
+    """`data` reallocated to hold `count` items of `item` bytes; MemoryError if it cannot be."""
+    cdef void* resized = realloc(data, count * item)
+    if resized == NULL:
+        raise MemoryError()
+    return resized
+
+
 cdef class _Text:
-    # The text the reference builds as a list of str and joins at the end,
-    # built as code points instead: no str per text node.
+    # The text segment's traced walk builds as a list of str and joins at the
+    # end, built as code points instead: no str per text node.
     cdef Py_UCS4* data
     cdef Py_ssize_t size
     cdef Py_ssize_t capacity
@@ -220,14 +229,10 @@ cdef class _Text:
 
     cdef int reserve(self, Py_ssize_t more) except -1:
         cdef Py_ssize_t capacity = self.capacity
-        cdef Py_UCS4* data
         while self.size + more > capacity:
             capacity *= 2
         if capacity != self.capacity:
-            data = <Py_UCS4*> realloc(self.data, capacity * sizeof(Py_UCS4))
-            if data == NULL:
-                raise MemoryError()
-            self.data = data
+            self.data = <Py_UCS4*> _resized(self.data, capacity, sizeof(Py_UCS4))
             self.capacity = capacity
         return 0
 
@@ -488,36 +493,27 @@ cdef class _Stack:
         free(self.ids)
 
     cdef int grow(self, Py_ssize_t needed) except -1:
-        cdef Level* levels
-        if needed < self.size:
-            return 0
-        levels = <Level*> realloc(self.levels, 2 * self.size * sizeof(Level))
-        if levels == NULL:
-            raise MemoryError()
-        self.levels = levels
-        self.size *= 2
+        if needed >= self.size:
+            self.levels = <Level*> _resized(self.levels, 2 * self.size, sizeof(Level))
+            self.size *= 2
         return 0
 
     cdef int grow_ids(self, Py_ssize_t needed) except -1:
-        cdef uintptr_t* ids
-        if needed < self.id_size:
-            return 0
-        ids = <uintptr_t*> realloc(self.ids, 2 * self.id_size * sizeof(uintptr_t))
-        if ids == NULL:
-            raise MemoryError()
-        self.ids = ids
-        self.id_size *= 2
+        if needed >= self.id_size:
+            self.ids = <uintptr_t*> _resized(self.ids, 2 * self.id_size, sizeof(uintptr_t))
+            self.id_size *= 2
         return 0
 
 
 def walk(LexborNode body, const unsigned char[:] packed, int custom, dict names,
          object title, uintptr_t hidden_id, uintptr_t role_id, frozenset roles,
          uintptr_t region_id, dict scopes):
-    """segment._walk_python's loop from <body> on, with segment._apply_attributes'
-    work done on the way; `packed` is the tag table's flags as native uint16
-    (TagTable.packed). Attributes are found by the ids of their names in the
-    document (0: not sought): `hidden`, `role` (`roles` are the dropped ones) and
-    the article profile's region attribute (`scopes` gives each label's scope).
+    """The fit's walk from <body> on (the rules of segment._TracedWalk), with
+    segment._apply_attributes' work done on the way; `packed` is the tag table's
+    flags as native uint16 (TagTable.packed). Attributes are found by the ids of
+    their names in the document (0: not sought): `hidden`, `role` (`roles` are
+    the dropped ones) and the article profile's region attribute (`scopes` gives
+    each label's scope).
     Returns (blocks, text, linked, title, drop_scopes, scope_parents, declarations,
     hidden): the last, the elements _apply_attributes would have replaced with
     <img>, for the caller to replace."""
@@ -562,6 +558,7 @@ def walk(LexborNode body, const unsigned char[:] packed, int custom, dict names,
     cdef bint ends_block = False
     cdef bint finished = False
     cdef bint interrupted
+    cdef bd_node* entering = NULL  # an element just opened, whose children come next
     cdef bd_node* node
     cdef bd_node* child
     cdef uintptr_t node_id
@@ -595,7 +592,7 @@ def walk(LexborNode body, const unsigned char[:] packed, int custom, dict names,
                 links.size = link_start
                 if anchor_depth or sup_depth:
                     _begin_inside(pieces, anchor_depth, sup_depth)
-        interrupted = False  # the children loop left by a `break` of the reference's
+        interrupted = False  # the children loop left for the end of a block (<hr>)
         while True:
             node = _child(cursor, cursor_skip)
             if node == NULL:
@@ -645,14 +642,7 @@ def walk(LexborNode body, const unsigned char[:] packed, int custom, dict names,
                     stack.ids[boundaries] = node_id
                     boundaries += 1
                     if flags == BOUNDARY:
-                        stack.grow(depth)
-                        stack.levels[depth] = Level(cursor, closer, closer_regions, cursor_skip)
-                        depth += 1
-                        cursor = node.first_child
-                        cursor_skip = skip_ws
-                        closer = BOUNDARY
-                        closer_regions = regions
-                        interrupted = True
+                        entering = node
                         break
                 elif not flags or (flags == ANCHOR and not anchor_depth):
                     child = node.first_child
@@ -661,14 +651,7 @@ def walk(LexborNode body, const unsigned char[:] packed, int custom, dict names,
                             anchor_depth = 1
                             pieces.push(ANCHOR_MARK)
                             links.push(SPACE)
-                        stack.grow(depth)
-                        stack.levels[depth] = Level(cursor, closer, closer_regions, cursor_skip)
-                        depth += 1
-                        cursor = node.first_child
-                        cursor_skip = skip_ws
-                        closer = flags
-                        closer_regions = regions
-                        interrupted = True
+                        entering = node
                         break
                     if flags:
                         pieces.push(ANCHOR_MARK)
@@ -717,14 +700,7 @@ def walk(LexborNode body, const unsigned char[:] packed, int custom, dict names,
                         scope_parents.append(_innermost(drop_stack))
                         drop_stack.append(len(drop_scopes))
                         drop_scopes.append(names[node_id])
-                    stack.grow(depth)
-                    stack.levels[depth] = Level(cursor, closer, closer_regions, cursor_skip)
-                    depth += 1
-                    cursor = node.first_child
-                    cursor_skip = skip_ws
-                    closer = flags
-                    closer_regions = regions
-                    interrupted = True
+                    entering = node
                     break
             # A text node (or the only child of the element just met).
             text_start = pieces.size
@@ -757,6 +733,17 @@ def walk(LexborNode body, const unsigned char[:] packed, int custom, dict names,
                 link_closes = False
             if regions:  # those of the element whose only child this text is
                 _close_scopes(drop_stack, regions)
+        if entering != NULL:
+            # Into the element just opened: its children next, its close after them.
+            stack.grow(depth)
+            stack.levels[depth] = Level(cursor, closer, closer_regions, cursor_skip)
+            depth += 1
+            cursor = entering.first_child
+            cursor_skip = skip_ws
+            closer = flags
+            closer_regions = regions
+            entering = NULL
+            continue
         if interrupted:
             continue
         # The children are done: the close of their element.

@@ -8,6 +8,7 @@ from enum import StrEnum
 from typing import Final
 
 from blockdensity import tags
+from blockdensity.elements import DEFAULT_BOUNDARIES, DEFAULT_DROP_ELEMENTS
 
 __all__ = [
     "ARIA_DROP_ROLES",
@@ -72,8 +73,8 @@ class Conf:
     words_prev_short: int = 4
     words_curr_long: int = 40
     words_next_long: int = 17
-    boundaries: frozenset[str] = field(default=tags.DEFAULT_BOUNDARIES)
-    drop_elements: frozenset[str] = field(default=tags.DEFAULT_DROP_ELEMENTS)
+    boundaries: frozenset[str] = field(default=DEFAULT_BOUNDARIES)
+    drop_elements: frozenset[str] = field(default=DEFAULT_DROP_ELEMENTS)
     drop_roles: frozenset[str] = field(default=ARIA_DROP_ROLES)
     profile: Profile = Profile.ARTICLE
     # The article rules that run under the article profile (ignored under published).

@@ -10,9 +10,9 @@ else, so a page whose every block is kept renders byte for byte as
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from typing import Final
+from collections.abc import Iterable
 
+from blockdensity import _text
 from blockdensity.conf import DEFAULT_CONF
 from blockdensity.decode import prepare_html
 from blockdensity.segment import BREAK_MARK, PRE, BlockInfo, segment
@@ -35,50 +35,21 @@ def html_to_text(html: str | bytes, *, charset: str | None = None) -> str:
 def render_blocks(blocks: Iterable[BlockInfo], texts: Iterable[str]) -> str:
     """The text of `blocks`, in order, one line per block (more where <br> breaks it)."""
     lines: list[str] = []
-    plain: list[str] = []  # consecutive one-line blocks, collapsed together
+    # Consecutive one-line blocks, collapsed together: each text's whitespace runs
+    # made one space, its ends stripped, one line each, in one pass over all of
+    # them (blockdensity._text.collapse).
+    plain: list[str] = []
     for block, text in zip(blocks, texts, strict=True):
         if not block[PRE] and BREAK_MARK not in text:
             plain.append(text)
             continue
         if plain:
-            lines.append(_collapse(plain))
+            lines.append(_text.collapse(plain))
             plain = []
         lines += block_lines(block, text)
     if plain:
-        lines.append(_collapse(plain))
+        lines.append(_text.collapse(plain))
     return "\n".join(line for line in lines if line)
-
-
-# Stands between blocks while their whitespace is collapsed in one go; NUL
-# never occurs in block text.
-_BETWEEN: Final = " \x00 "
-
-
-def _collapse(texts: list[str]) -> str:
-    """One line per text, each with its whitespace collapsed, in one pass over all of them.
-
-    Every text has visible characters, so no line comes out empty.
-    """
-    if _compiled_collapse is not None:
-        collapsed = _compiled_collapse(texts)
-        if collapsed is not None:
-            return collapsed
-    return _collapse_python(texts)
-
-
-def _collapse_python(texts: list[str]) -> str:
-    # The reference (blockdensity._text.collapse is the same in one pass over
-    # the characters, without a str per word), and a build without a compiler's.
-    return " ".join(_BETWEEN.join(texts).split()).replace(_BETWEEN, "\n")
-
-
-_compiled_collapse: Callable[[list[str]], str | None] | None
-try:
-    from blockdensity._text import collapse
-except ImportError:  # built without a compiler
-    _compiled_collapse = None
-else:
-    _compiled_collapse = collapse
 
 
 def block_lines(block: BlockInfo, text: str) -> list[str]:

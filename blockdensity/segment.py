@@ -15,19 +15,20 @@ operations, and the renderer and the word counter read exactly the same
 characters.
 
 The loop is the fit's hot path (on a typical page, 700 elements and 900 text
-nodes). It is compiled (blockdensity._walk, Cython: the same loop over
-lexbor's records, without a Python object or call per node); `_walk_python`
-below is the reference it is tested against (tests/test_walk.py), the walk
-that fills --highlight's trace, and the walk of a build without a compiler:
-one list lookup per element, one append per text node.
+nodes): blockdensity._walk (Cython) runs it over lexbor's records, without a
+Python object or call per node. `_traced_walk` below is the same walk over
+selectolax's nodes, for --highlight, which needs to know which block every
+text node went to (the compiled walk keeps no nodes). The two must make the
+same page: tests/test_walk.py compares them on every corpus page, the fuzz
+corpus and random tag soup.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
 from typing import Final, TypeAlias
 
+from blockdensity import _walk as compiled_walk
 from blockdensity import article, dom, tags
 from blockdensity.conf import Conf
 from blockdensity.nesting import REGION_ATTRIBUTE
@@ -45,7 +46,6 @@ __all__ = [
     "BlockInfo",
     "Page",
     "Trace",
-    "compiled",
     "segment",
     "trace_segment",
 ]
@@ -127,39 +127,20 @@ class Page:
         return text.split(BLOCK_END)[:-1]
 
 
-def segment(html: str | bytes, conf: Conf, *, reference: bool = False) -> Page:
-    """Parse `html` (bytes: UTF-8) and split its body into blocks under `conf`'s tag sets.
-
-    With `reference`, the walk is the Python one even where the compiled one
-    is built (the tests compare the two).
-    """
-    return trace_segment(html, conf, None, reference=reference)[0]
+def segment(html: str | bytes, conf: Conf) -> Page:
+    """Parse `html` (bytes: UTF-8) and split its body into blocks under `conf`'s tag sets."""
+    return trace_segment(html, conf, None)[0]
 
 
 # Which block each text node went to: (block index, text node), in order.
 Trace: TypeAlias = list[tuple[int, dom.Node]]
-# blockdensity._walk.walk: (body, packed flags, custom flags, names, title,
-# the ids of hidden and role, the dropped roles, the region attribute's id,
-# scope per region label) -> the Page's fields, and the hidden elements.
-WalkFunction: TypeAlias = Callable[
-    [
-        dom.Node, bytes, int, dict[int, str], str | None, int, int, frozenset[str], int,
-        dict[str, str],
-    ],
-    tuple[
-        list[BlockInfo], str, str, str | None, list[str], list[int], list[dom.Node],
-        list[dom.Node],
-    ],
-]  # fmt: skip
 
 
-def trace_segment(
-    html: str | bytes, conf: Conf, trace: Trace | None, *, reference: bool = False
-) -> tuple[Page, dom.Document]:
-    """`segment`, also returning the parsed tree and, when `trace` is a list,
-    filling it with the block of every text node (for --highlight)."""
+def trace_segment(html: str | bytes, conf: Conf, trace: Trace | None) -> tuple[Page, dom.Document]:
+    """`segment`, also returning the parsed tree; when `trace` is a list, the walk is
+    the traced one, which fills it with the block of every text node (for --highlight)."""
     doc = dom.parse(html, regions=bool(conf.rules))
-    page = _walk(doc, conf, trace, reference)
+    page = _walk(doc, conf, trace)
     if not page.blocks:
         # An unclosed <title> swallows the whole page into the title (HTML5
         # RCDATA), leaving an empty body. End each title that holds markup at
@@ -171,7 +152,7 @@ def trace_segment(
             if trace is not None:
                 trace.clear()
             doc = dom.parse(repaired, regions=bool(conf.rules))
-            page = _walk(doc, conf, trace, reference)
+            page = _walk(doc, conf, trace)
     return page, doc
 
 
@@ -264,33 +245,19 @@ def _apply_attributes(doc: dom.Document, conf: Conf) -> tuple[dict[int, str], in
 _DECLARING: Final = ("meta", "link", "base", "script")
 _DECLARING_IDS: Final = frozenset(dom.tag_id(name) for name in _DECLARING)
 
-# The walk compiled (blockdensity._walk, Cython: the loop without a Python
-# call per node); _walk_python below is the reference it is tested against
-# and the walk of a package built without a compiler.
-_compiled_walk: WalkFunction | None
-_attribute_ids: Callable[[dom.Node], list[int]]
-try:
-    from blockdensity._walk import attribute_ids, configure, walk
-except ImportError:  # built without a compiler
-    _compiled_walk = None
-else:
-    _attribute_ids = attribute_ids
-    configure(
-        dom.TEXT_ID,
-        dom.tag_id("img"),
-        tuple(dom.tag_id(name) for name in _DECLARING),
-        {name: getattr(tags, name) for name in tags.WALK_BITS},
-        {
-            "BLOCK_END": BLOCK_END,
-            "ANCHOR_MARK": ANCHOR_MARK,
-            "BREAK_MARK": BREAK_MARK,
-            "SUB_OPEN": SUB_OPEN,
-            "SUB_CLOSE": SUB_CLOSE,
-        },
-    )
-    _compiled_walk = walk
-
-compiled: Final = _compiled_walk is not None
+compiled_walk.configure(
+    dom.TEXT_ID,
+    dom.tag_id("img"),
+    tuple(dom.tag_id(name) for name in _DECLARING),
+    {name: getattr(tags, name) for name in tags.WALK_BITS},
+    {
+        "BLOCK_END": BLOCK_END,
+        "ANCHOR_MARK": ANCHOR_MARK,
+        "BREAK_MARK": BREAK_MARK,
+        "SUB_OPEN": SUB_OPEN,
+        "SUB_CLOSE": SUB_CLOSE,
+    },
+)
 
 
 def _document_title(doc: dom.Document) -> str | None:
@@ -313,25 +280,25 @@ def _declared_language(doc: dom.Document) -> str | None:
     return lang.strip() or None if lang else None
 
 
-def _walk(doc: dom.Document, conf: Conf, trace: Trace | None, reference: bool) -> Page:
+def _walk(doc: dom.Document, conf: Conf, trace: Trace | None) -> Page:
     lang = _declared_language(doc)
     title = _document_title(doc)
     body = doc.body
     if body is None:
         return Page([], "", "", title or "", lang, [], [], [])
-    if _compiled_walk is None or trace is not None or reference:
+    if trace is not None:
         # The compiled walk keeps no text nodes, so --highlight's trace takes this one.
         openers, drop_close = _apply_attributes(doc, conf)
-        return _walk_python(body, conf, trace, title, lang, openers, drop_close)
+        return _TracedWalk(conf, trace, title, openers, drop_close).page(body, lang)
     # What _apply_attributes does, the compiled walk does on its way: it reads
     # the attributes by the ids lexbor gives their names in this document,
     # which an element made here shows.
     probe = doc.create_node("div")
     for name in ("hidden", "role", REGION_ATTRIBUTE):
         probe.attrs[name] = ""
-    hidden_id, role_id, region_id = _attribute_ids(probe)
+    hidden_id, role_id, region_id = compiled_walk.attribute_ids(probe)
     table = conf.table
-    walked = _compiled_walk(
+    walked = compiled_walk.walk(
         body,
         table.packed,
         table.custom,
@@ -351,255 +318,218 @@ def _walk(doc: dom.Document, conf: Conf, trace: Trace | None, reference: bool) -
     return Page(blocks, text, linked, title or "", lang, drop_scopes, parents, declarations)
 
 
-def _walk_python(  # noqa: C901, PLR0912, PLR0913, PLR0915, PLR0917
-    body: dom.Node,
-    conf: Conf,
-    trace: Trace | None,
-    title: str | None,
-    lang: str | None,
-    openers: dict[int, str],
-    drop_close: int,
-) -> Page:
-    # The reference walk (blockdensity._walk is the same loop compiled), and
-    # the walk where the package was built without a compiler.
-    # The hot loop stays in one frame on purpose: a call per node would cost
-    # more than the work it does. Flags and methods are bound to locals first.
-    table = conf.table
-    flags_of = table.flags
-    n_flags = len(flags_of)
-    custom = table.custom
-    names = table.names
-    text_id = dom.TEXT_ID
-    iter_children = dom.Node.iter
-    boundary = tags.BOUNDARY
-    anchor = tags.ANCHOR
-    supsub = tags.SUPSUB
-    pre_flag = tags.PRE
-    drop_flag = tags.DROP
-    separator = tags.SEPARATOR
-    skip = tags.SKIP
-    line_break = tags.BREAK
-    title_flag = tags.TITLE
-    declaring = _DECLARING_IDS
+class _TracedWalk:
+    """The walk of blockdensity._walk over selectolax's nodes, noting where each text node went.
 
-    blocks: list[BlockInfo] = []
-    drop_scopes: list[str] = []
-    scope_parents: list[int] = []
+    The compiled walk reads the same tree as one loop over lexbor's records;
+    this one says the same rules an event at a time, for --highlight: an
+    element opens, its children are walked, it closes; a text node is taken.
+    A boundary's open and close each end the current block (`end_block`).
+    The two must make the same Page (tests/test_walk.py).
+    """
 
-    pieces: list[str] = []  # the page's text, block after block
-    links: list[str] = []  # the page's link text, block after block
-    start = link_start = 0  # where the current block began in each
-    visible = False  # the current block has non-whitespace text
-    element = "body"
-    pre = False
-    drop = -1
-    anchor_depth = sup_depth = pre_depth = 0
-    boundary_ids = [dom.tag_id("body")]
-    skip_ws = True
-    drop_stack: list[int] = []
-    declarations: list[dom.Node] = []
+    def __init__(
+        self, conf: Conf, trace: Trace, title: str | None, openers: dict[int, str], closer: int
+    ) -> None:
+        table = conf.table
+        self.flags_of = table.flags  # by tag id, for lexbor's own tags
+        self.custom = table.custom  # for the rest (custom elements)
+        self.names = table.names
+        self.trace = trace
+        self.title = title  # the head's; else the first <title> met in the body
+        self.openers = openers  # the tag ids of the scope markers, with their labels
+        self.closer = closer  # the tag id of the marker that ends a scope
+        # The Page being made.
+        self.blocks: list[BlockInfo] = []
+        self.pieces: list[str] = []  # the page's text, block after block
+        self.links: list[str] = []  # the page's link text, block after block
+        self.drop_scopes: list[str] = []
+        self.scope_parents: list[int] = []
+        self.declarations: list[dom.Node] = []
+        # The current block: where it began in pieces and links, whether it
+        # has visible text yet, and where its first visible text sits.
+        self.start = 0
+        self.link_start = 0
+        self.visible = False
+        self.block_element = "body"
+        self.block_pre = False
+        self.block_drop = -1
+        # What the walk is inside of.
+        self.anchors = 0  # open <a> elements
+        self.subs = 0  # open sup and sub elements
+        self.pres = 0  # open <pre> elements: whitespace-only text nodes count there
+        self.boundaries = [dom.tag_id("body")]  # the open boundary elements' tag ids
+        self.scopes: list[int] = []  # the open scopes, as indices into drop_scopes
+        # The last text node, while nothing but inline elements follows it:
+        # a text node after it glues to it, unless whitespace lay between.
+        self.glue: dom.Node | None = None
+        self.glue_text = ""
 
-    # Whitespace-only text nodes (two in three, on real pages) are skipped by
-    # lexbor, except inside <pre>. Skipping one can only matter between two
-    # texts that glue (no separator between, no whitespace at their edges);
-    # that case is rare and is checked exactly (_whitespace_between).
-    glue_node = None  # the last text node, while nothing separates it from what follows
-    glue_text = ""
-    link_closes = False  # the text being taken is a link's only child: close it after
+    def page(self, body: dom.Node, lang: str | None) -> Page:
+        self.children(body)
+        self.end_block()  # the close of <body>
+        return Page(
+            self.blocks,
+            "".join(self.pieces),
+            "".join(self.links),
+            self.title or "",
+            lang,
+            self.drop_scopes,
+            self.scope_parents,
+            self.declarations,
+        )
 
-    # The tree as opens and closes: a stack of child iterators, and per level
-    # the flags of the element whose close is pending. Tests are ordered by
-    # frequency: boundaries, then links and inline elements, then the rest.
-    children = iter_children(body, True, True)  # the children being walked
-    closer = boundary  # the flags of the element they belong to, to close after them
-    stack: list[tuple[Iterator[dom.Node], int]] = []
-    ends_block = False  # a boundary opened or closed since the last look
-    finished = False  # <body> closed: end the last block, then stop
-    while True:
-        if ends_block:
-            ends_block = False
-            glue_node = None
-            if visible:
-                if anchor_depth or sup_depth:
-                    _end_inside(pieces, anchor_depth, sup_depth)
-                else:
-                    pieces.append(BLOCK_END)
-                links.append(BLOCK_END)
-                blocks.append((element, pre, drop))
-                visible = False
-                start = len(pieces)
-                link_start = len(links)
-                if anchor_depth or sup_depth:
-                    _begin_inside(pieces, anchor_depth, sup_depth)
-            elif len(pieces) > start:
-                del pieces[start:]
-                del links[link_start:]
-                if anchor_depth or sup_depth:
-                    _begin_inside(pieces, anchor_depth, sup_depth)
-                if trace:
-                    _untrace(trace, len(blocks))
-        for node in children:
-            node_id = node.tag_id
-            if node_id != text_id:
-                if node_id < n_flags:
-                    flags = flags_of[node_id]
-                elif node_id == drop_close:
-                    drop_stack.pop()
-                    continue
-                elif node_id in openers:
-                    scope_parents.append(drop_stack[-1] if drop_stack else -1)
-                    drop_stack.append(len(drop_scopes))
-                    drop_scopes.append(openers[node_id])
-                    continue
-                else:
-                    flags = custom
-                if flags & boundary:
-                    # The open ends the current block (at the top of the loop).
-                    ends_block = True
-                    if flags & skip:  # <hr>: a boundary with no content
-                        break
-                    boundary_ids.append(node_id)
-                    if flags == boundary:  # p, div, li, td, ...: nothing else to do
-                        stack.append((children, closer))
-                        children = iter_children(node, True, skip_ws)
-                        closer = boundary
-                        break
-                elif not flags or (flags == anchor and not anchor_depth):
-                    # A plain inline element or a link. Most have one text
-                    # child: take it here (falling through to the text code
-                    # below) instead of pushing an iterator for it.
-                    child = node.first_child
-                    if child is None or child.next is not None or child.tag_id != text_id:
-                        if flags:
-                            anchor_depth = 1
-                            pieces.append(ANCHOR_MARK)
-                            links.append(_SPACE)
-                        stack.append((children, closer))
-                        children = iter_children(node, True, skip_ws)
-                        closer = flags
-                        break
-                    if flags:
-                        pieces.append(ANCHOR_MARK)
-                        link_closes = True
-                    node = child  # noqa: PLW2901 - the child's text is handled below
-                    node_id = text_id
-                elif flags & skip:
-                    if node_id in declaring:
-                        declarations.append(node)
-                    if flags & separator:
-                        glue_node = None
-                        pieces.append(_SPACE)
-                        if anchor_depth:
-                            links.append(_SPACE)
-                        if flags & title_flag and title is None:
-                            title = " ".join(node.text().split())
-                    elif flags & line_break:
-                        glue_node = None
-                        pieces.append(BREAK_MARK)
-                        if anchor_depth:
-                            links.append(_SPACE)
-                    continue
-                elif flags & separator:
-                    glue_node = None
-                    pieces.append(_SPACE)
-                    if anchor_depth:
-                        links.append(_SPACE)
-                if node_id != text_id:
-                    # Whatever else an element with content may be: open it.
-                    if flags & anchor:
-                        anchor_depth += 1
-                        if anchor_depth == 1:
-                            pieces.append(ANCHOR_MARK)
-                            links.append(_SPACE)
-                    if flags & supsub:
-                        sup_depth += 1
-                        if sup_depth == 1:
-                            pieces.append(SUB_OPEN)
-                    if flags & pre_flag:
-                        pre_depth += 1
-                        skip_ws = False
-                    if flags & drop_flag:
-                        scope_parents.append(drop_stack[-1] if drop_stack else -1)
-                        drop_stack.append(len(drop_scopes))
-                        drop_scopes.append(names[node_id])
-                    stack.append((children, closer))
-                    children = iter_children(node, True, skip_ws)
-                    closer = flags
-                    break
-            # A text node (lexbor never makes an empty one, and skips the
-            # whitespace-only ones outside <pre>).
-            text = node.text_content or ""
-            if (
-                glue_node is not None
-                and not glue_text[-1:].isspace()
-                and not text[:1].isspace()
-                and _whitespace_between(glue_node, node)
-            ):
-                pieces.append(_SPACE)
-                if anchor_depth:
-                    links.append(_SPACE)
-            pieces.append(text)
-            if trace is not None:
-                trace.append((len(blocks), node))
-            glue_node = node
-            glue_text = text
-            if anchor_depth:
-                links.append(text)
-            if not visible and not text.isspace():
-                visible = True
-                element = names[boundary_ids[-1]]
-                pre = pre_depth > 0
-                drop = drop_stack[-1] if drop_stack else -1
-            if link_closes:
-                pieces.append(ANCHOR_MARK)
-                links += (_SPACE, text, _SPACE)
-                link_closes = False
+    def children(self, parent: dom.Node) -> None:
+        # lexbor leaves out the text nodes that are whitespace only (two in three,
+        # on real pages) unless asked; inside <pre> they are text.
+        for node in parent.iter(True, self.pres == 0):
+            if node.tag_id == dom.TEXT_ID:
+                self.text(node)
+            else:
+                self.element(node)
+
+    def element(self, node: dom.Node) -> None:  # noqa: C901, PLR0912 - one branch per kind
+        node_id = node.tag_id
+        if node_id == self.closer:  # the end of a scope's element
+            self.scopes.pop()
+            return
+        if node_id in self.openers:  # the start of one
+            self.open_scope(self.openers[node_id])
+            return
+        flags = self.flags_of[node_id] if node_id < len(self.flags_of) else self.custom
+        if flags & tags.BOUNDARY:
+            if flags & tags.SKIP:  # <hr>: a boundary with no content
+                self.end_block()
+                return
+            self.boundaries.append(node_id)
+            self.open(flags, node_id)
+            self.end_block()
+            self.children(node)
+            self.close(flags)
+            self.boundaries.pop()
+            self.end_block()
+            return
+        if flags & tags.SKIP:  # void or removed: never entered
+            if node_id in _DECLARING_IDS:
+                self.declarations.append(node)
+            if flags & tags.SEPARATOR:
+                self.separate(_SPACE)
+                if flags & tags.TITLE and self.title is None:
+                    self.title = " ".join(node.text().split())
+            elif flags & tags.BREAK:
+                self.separate(BREAK_MARK)
+            return
+        if not flags or (flags == tags.ANCHOR and not self.anchors):
+            # An inline element or a link around one text node: the text is
+            # taken here. (For a link, its edges go in the link text around
+            # the text, as the compiled walk makes them.)
+            child = node.first_child
+            if child is not None and child.next is None and child.tag_id == dom.TEXT_ID:
+                if flags:
+                    self.pieces.append(ANCHOR_MARK)
+                self.text(child, whole_link=bool(flags))
+                return
+        elif flags & tags.SEPARATOR:
+            self.separate(_SPACE)
+        self.open(flags, node_id)
+        self.children(node)
+        self.close(flags)
+        if flags & tags.SEPARATOR and not flags & tags.BOUNDARY:
+            self.separate(_SPACE)
+
+    def open(self, flags: int, node_id: int) -> None:
+        if flags & tags.ANCHOR:
+            self.anchors += 1
+            if self.anchors == 1:
+                self.pieces.append(ANCHOR_MARK)
+                self.links.append(_SPACE)
+        if flags & tags.SUPSUB:
+            self.subs += 1
+            if self.subs == 1:
+                self.pieces.append(SUB_OPEN)
+        if flags & tags.PRE:
+            self.pres += 1
+        if flags & tags.DROP:
+            self.open_scope(self.names[node_id])
+
+    def close(self, flags: int) -> None:
+        if flags & tags.ANCHOR:
+            self.anchors -= 1
+            if self.anchors == 0:
+                self.pieces.append(ANCHOR_MARK)
+                self.links.append(_SPACE)
+        if flags & tags.SUPSUB:
+            self.subs -= 1
+            if self.subs == 0:
+                self.pieces.append(SUB_CLOSE)
+        if flags & tags.PRE:
+            self.pres -= 1
+        if flags & tags.DROP:
+            self.scopes.pop()
+
+    def open_scope(self, label: str) -> None:
+        self.scope_parents.append(self.scopes[-1] if self.scopes else -1)
+        self.scopes.append(len(self.drop_scopes))
+        self.drop_scopes.append(label)
+
+    def separate(self, mark: str) -> None:
+        """An element that is neither inline nor a boundary: words do not join across it."""
+        self.glue = None
+        self.pieces.append(mark)
+        if self.anchors:
+            self.links.append(_SPACE)
+
+    def text(self, node: dom.Node, *, whole_link: bool = False) -> None:
+        text = node.text_content or ""
+        if (
+            self.glue is not None
+            and not self.glue_text[-1:].isspace()
+            and not text[:1].isspace()
+            and _whitespace_between(self.glue, node)
+        ):
+            # A whitespace-only text node the walk skipped stood between.
+            self.pieces.append(_SPACE)
+            if self.anchors:
+                self.links.append(_SPACE)
+        self.pieces.append(text)
+        self.trace.append((len(self.blocks), node))
+        self.glue = node
+        self.glue_text = text
+        if self.anchors:
+            self.links.append(text)
+        if not self.visible and not text.isspace():
+            self.visible = True
+            self.block_element = self.names[self.boundaries[-1]]
+            self.block_pre = self.pres > 0
+            self.block_drop = self.scopes[-1] if self.scopes else -1
+        if whole_link:
+            self.pieces.append(ANCHOR_MARK)
+            self.links += (_SPACE, text, _SPACE)
+
+    def end_block(self) -> None:
+        """A boundary opened or closed: the block so far ends, if it has visible text."""
+        self.glue = None
+        pieces = self.pieces
+        inside = self.anchors or self.subs
+        if self.visible:
+            if inside:
+                _end_inside(pieces, self.anchors, self.subs)
+            else:
+                pieces.append(BLOCK_END)
+            self.links.append(BLOCK_END)
+            self.blocks.append((self.block_element, self.block_pre, self.block_drop))
+            self.visible = False
+            self.start = len(pieces)
+            self.link_start = len(self.links)
+        elif len(pieces) > self.start:
+            # Only whitespace and marks: they go, with their nodes' trace.
+            del pieces[self.start :]
+            del self.links[self.link_start :]
+            _untrace(self.trace, len(self.blocks))
         else:
-            if finished:
-                break
-            flags = closer
-            if stack:
-                children, closer = stack.pop()
-            else:  # the close of <body>
-                finished = True
-                children = iter(())
-            if not flags:
-                continue
-            if flags != boundary:
-                if flags & anchor:
-                    anchor_depth -= 1
-                    if anchor_depth == 0:
-                        pieces.append(ANCHOR_MARK)
-                        links.append(_SPACE)
-                if flags & supsub:
-                    sup_depth -= 1
-                    if sup_depth == 0:
-                        pieces.append(SUB_CLOSE)
-                if flags & pre_flag:
-                    pre_depth -= 1
-                    skip_ws = not pre_depth
-                if flags & drop_flag:
-                    drop_stack.pop()
-                if not flags & boundary:
-                    if flags & separator:
-                        glue_node = None
-                        pieces.append(_SPACE)
-                        if anchor_depth:
-                            links.append(_SPACE)
-                    continue
-            # The close of a boundary ends the current block (at the top of the loop).
-            boundary_ids.pop()
-            ends_block = True
-    return Page(
-        blocks,
-        "".join(pieces),
-        "".join(links),
-        title or "",
-        lang,
-        drop_scopes,
-        scope_parents,
-        declarations,
-    )
+            return
+        if inside:
+            _begin_inside(pieces, self.anchors, self.subs)
 
 
 def _untrace(trace: Trace, block: int) -> None:

@@ -8,13 +8,14 @@ generated pages and on every corpus page, in both profiles).
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from blockdensity import PUBLISHED_CONF, BlockKind, Conf, Fit, fit_text
 from blockdensity.result import kind_of
 from devkit.corpus import DEFAULT_DATA, Corpus
 from tests.helpers import fit, seq
+from tests.hypothesis_profiles import examples
 
 CORPUS = Corpus(DEFAULT_DATA)
 
@@ -71,7 +72,7 @@ PIECES = st.sampled_from(
 )  # fmt: skip
 
 
-@settings(max_examples=150, deadline=None)
+@examples(150)
 @given(
     st.lists(st.tuples(PIECES, st.integers(min_value=1, max_value=40)), min_size=1, max_size=12),
     st.booleans(),

@@ -6,12 +6,13 @@ from __future__ import annotations
 import json
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from blockdensity import DEFAULT_CONF, Conf, Metadata, fit_text
 from blockdensity.jsonld import decode_blocks
 from blockdensity.metadata import MAX_ITEMS, MAX_TEXT
+from tests.hypothesis_profiles import examples
 
 BODY = "<body><p>" + " ".join(f"w{n}" for n in range(30)) + "</p></body>"
 
@@ -231,7 +232,7 @@ _META_NAMES = st.sampled_from(
 )  # fmt: skip
 
 
-@settings(max_examples=300, deadline=None)
+@examples(300)
 @given(
     names=st.lists(_META_NAMES, max_size=6),
     content=st.text(max_size=60),

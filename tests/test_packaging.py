@@ -2,10 +2,11 @@
 
 `pip install blockdensity` must give the library and its command with the
 parser and the decoder's two dependencies, nothing of the queue stage's
-stack, which comes with the "worker" extra. The wheel is built once (pure
-Python, offline: the environment's setuptools, no index), then installed
-without its dependencies into a fresh virtual environment that sees only the
-library's dependencies, linked from this environment: no network needed.
+stack, which comes with the "worker" extra. The wheel is built once
+(compiled, as pip builds it for a user; offline: the environment's build
+requirements, no index), then installed without its dependencies into a
+fresh virtual environment that sees only the library's dependencies, linked
+from this environment: no network needed.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ import pytest
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
+from tests.compiled import compiled_sources
 from worker.extras import EXTRA_MODULES, missing_extra
 
 ROOT: Final = Path(__file__).resolve().parents[1]
@@ -132,7 +134,7 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Wheel:
     base = tmp_path_factory.mktemp("wheel")
     source, out = base / "source", base / "out"
     shutil.copytree(ROOT, source, ignore=_not_in_a_checkout, symlinks=True)
-    env = {**os.environ, "BLOCKDENSITY_PURE_PYTHON": "1", "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
+    env = {**os.environ, "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
     command: list[str | Path] = [sys.executable, "-m", "pip", "wheel", "--no-deps"]
     command += ["--no-build-isolation", "--no-index", "--wheel-dir", out, source]
     result = _run(command, env=env)
@@ -249,7 +251,13 @@ def test_wheel_installs_the_command(wheel: Wheel) -> None:
 def test_wheel_holds_the_two_packages_and_nothing_else(wheel: Wheel) -> None:
     dist_info = f"blockdensity-{wheel.metadata['Version']}.dist-info"
     tops = {name.split("/")[0] for name in wheel.names}
-    assert tops == {"blockdensity", "worker", dist_info}, sorted(tops)
+    # mypyc's runtime for the modules it compiled: one shared library beside the packages.
+    (runtime,) = [top for top in tops if re.fullmatch(r"[0-9a-f]+__mypyc\..+\.so", top)]
+    assert tops == {"blockdensity", "worker", dist_info, runtime}, sorted(tops)
+    # Each module setup.py compiles, as an extension module (no pure-Python build).
+    for compiled in compiled_sources():
+        module = compiled.relative_to(ROOT).with_suffix("").as_posix()
+        assert any(re.fullmatch(rf"{module}\..+\.so", n) for n in wheel.names), module
     for name in NOT_SHIPPED:
         assert name not in wheel.names, f"{name} is a development tool, not the package's"
     for package in ("blockdensity", "worker"):

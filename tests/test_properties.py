@@ -6,22 +6,20 @@
 (d) the fallback contract of SPEC section 6, with the text of a fallback equal
     to html_to_text;
 (e) count_words, count_many and word_starts agree with a per-character
-    reference written here from SPEC section 3.
+    reference written from SPEC section 3 (tests/reference/text.py).
 
 Besides, every generated fit is checked against an independent implementation
 of the SPEC section 4 decision tree and the record invariants of section 2.
 
-The number of examples comes from a profile: BLOCKDENSITY_HYPOTHESIS_PROFILE=deep
-runs ten times as many.
+Each property runs 200 examples, derandomized (tests/hypothesis_profiles.py);
+`./dev explore` runs them with random seeds and ten times as many.
 """
 
 from __future__ import annotations
 
-import os
-import unicodedata
 from collections.abc import Callable
 
-from hypothesis import HealthCheck, assume, example, given, settings
+from hypothesis import assume, example, given
 from hypothesis import strategies as st
 
 from blockdensity import (
@@ -35,7 +33,7 @@ from blockdensity import (
     fit_text,
     html_to_text,
 )
-from blockdensity.words import CJK_WORD, char_class, count_many, count_words, word_starts
+from blockdensity.words import count_many, count_words, word_starts
 from devkit.htmlgen import (
     ATTRIBUTES,
     BOUNDARY_TAGS,
@@ -48,24 +46,11 @@ from devkit.htmlgen import (
     REMOVED_TAGS,
     VOID_TAGS,
 )
+from tests.hypothesis_profiles import examples
+from tests.reference.text import reference_count, reference_starts
 
-settings.register_profile(
-    "blockdensity-default",
-    max_examples=200,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
-settings.register_profile(
-    "blockdensity-deep",
-    max_examples=2000,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
-PROFILE = settings.get_profile(
-    "blockdensity-deep"
-    if os.environ.get("BLOCKDENSITY_HYPOTHESIS_PROFILE") == "deep"
-    else "blockdensity-default"
-)
+# Each property's examples (ten times as many under ./dev explore).
+PROFILE = examples(200)
 
 # --------------------------------------------------------------------------- characters
 
@@ -92,52 +77,6 @@ def mixed_text(
 
 
 # ------------------------------------------------------------------------ the reference word rule
-
-SPEC_GLUE = "\"'.,!@-:;$?()/"
-
-
-def reference_class(char: str) -> str:
-    """SPEC section 3 for one character: cjk, letter, mark (word character), glue, or sep.
-
-    Only the script test (Han, Hiragana, Katakana) is delegated to char_class;
-    everything else is read from the Unicode general category.
-    """
-    if char in SPEC_GLUE:
-        return "glue"
-    if char_class(char) == CJK_WORD:
-        return "cjk"
-    category = unicodedata.category(char)
-    if category[0] == "L" or category in ("Nd", "Nl", "No"):
-        return "letter"
-    if category[0] == "M" or char == "_":
-        return "mark"
-    return "sep"
-
-
-def reference_starts(text: str) -> list[int]:
-    """Offsets where words begin: runs of letters/marks/glue holding a letter, and CJK chars."""
-    starts: list[int] = []
-    run_start = -1
-    has_letter = False
-    for index, char in enumerate(text):
-        kind = reference_class(char)
-        if kind in ("letter", "mark", "glue"):
-            if run_start < 0:
-                run_start, has_letter = index, False
-            has_letter = has_letter or kind == "letter"
-            continue
-        if run_start >= 0 and has_letter:
-            starts.append(run_start)
-        run_start = -1
-        if kind == "cjk":
-            starts.append(index)
-    if run_start >= 0 and has_letter:
-        starts.append(run_start)
-    return starts
-
-
-def reference_count(text: str) -> int:
-    return len(reference_starts(text))
 
 
 def test_reference_word_rule_agrees_with_spec_examples() -> None:

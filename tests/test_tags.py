@@ -11,13 +11,12 @@ from __future__ import annotations
 
 import pytest
 
-from blockdensity import dom, tags
+from blockdensity import dom, elements, tags
+from blockdensity.elements import DEFAULT_BOUNDARIES, DEFAULT_DROP_ELEMENTS
 from blockdensity.tags import (
     ANCHOR,
     BOUNDARY,
     BREAK,
-    DEFAULT_BOUNDARIES,
-    DEFAULT_DROP_ELEMENTS,
     DROP,
     IGNORE,
     PRE,
@@ -49,18 +48,18 @@ def flags(name: str, table: tags.TagTable = DEFAULT) -> int:
 
 
 def test_the_lists_are_spec_section_2() -> None:
-    assert set(SPEC_INLINE) | {"wbr"} == tags.INLINE
-    assert set(SPEC_BOUNDARIES) == tags.SEED_BOUNDARIES
-    assert set(SPEC_BLOCK_DISPLAY) == tags.BLOCK_DISPLAY_EXTRA
-    assert tags.SEED_BOUNDARIES | tags.BLOCK_DISPLAY_EXTRA == DEFAULT_BOUNDARIES
-    assert set(SPEC_REMOVED) <= tags.REMOVED
+    assert set(SPEC_INLINE) | {"wbr"} == elements.INLINE
+    assert set(SPEC_BOUNDARIES) == elements.SEED_BOUNDARIES
+    assert set(SPEC_BLOCK_DISPLAY) == elements.BLOCK_DISPLAY_EXTRA
+    assert elements.SEED_BOUNDARIES | elements.BLOCK_DISPLAY_EXTRA == DEFAULT_BOUNDARIES
+    assert set(SPEC_REMOVED) <= elements.REMOVED
     assert frozenset({"nav", "footer", "aside"}) == DEFAULT_DROP_ELEMENTS
 
 
 def test_no_element_is_in_two_kinds() -> None:
-    assert not tags.INLINE & DEFAULT_BOUNDARIES
-    assert not tags.INLINE & tags.REMOVED
-    assert not DEFAULT_BOUNDARIES & tags.REMOVED
+    assert not elements.INLINE & DEFAULT_BOUNDARIES
+    assert not elements.INLINE & elements.REMOVED
+    assert not DEFAULT_BOUNDARIES & elements.REMOVED
     assert "br" not in DEFAULT_BOUNDARIES
 
 
@@ -90,7 +89,7 @@ def test_hr_pre_and_dropped_elements_are_boundaries_with_one_more_flag() -> None
         assert flags(name) == BOUNDARY | DROP
 
 
-@pytest.mark.parametrize("name", sorted(tags.REMOVED - {"title"}))
+@pytest.mark.parametrize("name", sorted(elements.REMOVED - {"title"}))
 def test_removed_elements_separate_words_and_are_never_entered(name: str) -> None:
     assert flags(name) == SEPARATOR | SKIP
 

@@ -1,10 +1,11 @@
-"""The compiled text passes (blockdensity._text) against their references.
+"""The text passes the fit runs (blockdensity._text) against their plain Python references.
 
-The word counter (words._count_ended_python) must count the same words in
-every block of every development corpus page (text and link text, in every
-script the corpus holds), in every Unicode character alone and beside
-letters, and in random text; the whitespace collapse (render._collapse_python)
-must make the same lines of the same blocks and random text.
+The word counter must count what tests/reference/text.py counts, SPEC
+section 3 read a character at a time, in every block of every development
+corpus page (text and link text, in every script the corpus holds), for
+every Unicode character alone and beside letters, and in random text; the
+whitespace collapse must make the same lines of the same blocks and of
+random text.
 """
 
 from __future__ import annotations
@@ -12,35 +13,28 @@ from __future__ import annotations
 import sys
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
-from blockdensity import DEFAULT_CONF, render, words
-from blockdensity.render import _collapse, _collapse_python
+from blockdensity import DEFAULT_CONF, _text
 from blockdensity.segment import ANCHOR_MARK, BREAK_MARK, PRE, SUB_CLOSE, SUB_OPEN, segment
-from blockdensity.words import END, _count_ended_python, count_ended
+from blockdensity.words import END, count_ended
 from devkit.corpus import DEFAULT_DATA, Corpus
+from tests.hypothesis_profiles import examples
+from tests.reference import text as reference
 
 CORPUS = Corpus(DEFAULT_DATA)
 needs_corpus = pytest.mark.skipif(not CORPUS.available, reason=f"no corpus at {DEFAULT_DATA}")
-needs_compiled = pytest.mark.skipif(not words.compiled, reason="built without a compiler")
 
 
 def agree(texts: str) -> None:
-    """Both count the same in `texts`, whose NULs are END's (count_ended's contract:
-    the reference's paths disagree on a word that runs into a bare NUL)."""
+    """Both count the same in `texts`, whose NULs are END's (count_ended's contract)."""
     assert "\x00" not in texts.replace(END, "")
-    assert count_ended(texts) == _count_ended_python(texts)
+    assert count_ended(texts) == reference.count_ended(texts)
 
 
 def collapse_agrees(texts: list[str]) -> None:
-    assert _collapse(texts) == _collapse_python(texts)
-
-
-@needs_compiled
-def test_the_installed_package_has_the_compiled_passes() -> None:
-    assert words.compiled
-    assert render._compiled_collapse is not None
+    assert _text.collapse(texts) == reference.collapse(texts)
 
 
 @needs_corpus
@@ -57,15 +51,39 @@ def test_both_counters_agree_on_every_corpus_page() -> None:
         collapse_agrees([t for block, t in pairs if not block[PRE] and BREAK_MARK not in t])
 
 
-def test_both_counters_agree_on_every_character() -> None:
-    step = 4096
+# The words of "{c}", "a{c}b", "{c}1" and ".{c}" by the class of c: a letter makes
+# a word alone and joins its neighbours; a mark or glue joins them; a separator
+# parts them; a CJK character is a word of its own and parts them.
+_WORDS_BY_CLASS = {
+    "letter": (1, 1, 1, 1),
+    "mark": (0, 1, 1, 0),
+    "glue": (0, 1, 1, 0),
+    "sep": (0, 2, 1, 0),
+    "cjk": (1, 3, 2, 1),
+}
+
+
+def test_every_character_counts_as_its_class_says() -> None:
+    # The compiled counter asks each code point's class once and keeps it in a
+    # table: every entry of the table, alone and beside letters, glue and digits.
+    step = 65_536
     for start in range(0, sys.maxunicode + 1, step):
         chars = [chr(code) for code in range(start, min(start + step, sys.maxunicode + 1))]
         chars = [char for char in chars if char != "\x00"]  # END's alone
-        alone = "".join(char + END for char in chars)
-        beside = "".join(f"a{char}b{END}{char}1{END}.{char}{END}" for char in chars)
-        agree(alone)
-        agree(beside)
+        texts = "".join(f"{c}{END}a{c}b{END}{c}1{END}.{c}{END}" for c in chars)
+        # Each character once: past the reference's cache, which would only churn.
+        classes = [reference.reference_class.__wrapped__(c) for c in chars]
+        expected = [n for name in classes for n in _WORDS_BY_CLASS[name]]
+        assert count_ended(texts) == expected, f"U+{start:04X}..U+{start + step - 1:04X}"
+
+
+def test_the_classes_by_character_are_the_reference_s_counts() -> None:
+    # The table above, checked against the reference counter itself.
+    samples = {"letter": "\u00e9", "mark": "\u0301", "glue": "-", "sep": "\u00a0", "cjk": "\u4e2d"}
+    for name, c in samples.items():
+        assert reference.reference_class(c) == name
+        texts = f"{c}{END}a{c}b{END}{c}1{END}.{c}{END}"
+        assert tuple(reference.count_ended(texts)) == _WORDS_BY_CLASS[name]
 
 
 @pytest.mark.parametrize(
@@ -84,7 +102,7 @@ ALPHABET = st.sampled_from(
 )  # fmt: skip
 
 
-@settings(max_examples=500, deadline=None)
+@examples(500)
 @given(st.lists(ALPHABET, max_size=80))
 def test_both_counters_agree_on_random_text(chars: list[str]) -> None:
     agree("".join(chars))
@@ -95,16 +113,17 @@ SPACES = st.sampled_from([" ", "\t", "\n", "\u00a0", "\u3000", "\u2028", "\x1c",
 LINE_TEXT = st.lists(st.one_of(SPACES, ALPHABET.filter(lambda char: char != END)), max_size=30)
 
 
-@settings(max_examples=500, deadline=None)
+@examples(500)
 @given(st.lists(LINE_TEXT, max_size=8))
 def test_both_collapses_agree_on_random_text(texts: list[list[str]]) -> None:
-    # With texts that are all whitespace too: the compiled one defers to the reference.
+    # Texts that are all whitespace too: they make no line.
     collapse_agrees(["".join(chars) for chars in texts])
 
 
 @pytest.mark.parametrize(
     "texts",
-    [[], [" "], ["a"], [" a  b ", "\u00e9\u3000\u4e2d "], ["\U0001f600 x", "\xff"], ["a\x00b"]],
-)
+    [[], [" "], ["a"], [" a  b ", "\u00e9\u3000\u4e2d "], ["\U0001f600 x", "\xff"], ["a\x00b"],
+     [" ", "a", "\t", "b", ""], ["\u4e2d", "  ", "\U0001f600"]],
+)  # fmt: skip
 def test_both_collapses_agree_on_the_edges(texts: list[str]) -> None:
     collapse_agrees(texts)

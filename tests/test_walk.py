@@ -1,4 +1,4 @@
-"""The compiled walk (blockdensity._walk) against the Python one it mirrors (segment._walk_python).
+"""The walk the fit runs (blockdensity._walk) against the traced one of --highlight (segment.py).
 
 Both must make the same page, field for field, on every page of the
 development corpus, the fuzz corpus, hostile shapes and random tag soup,
@@ -21,10 +21,10 @@ from importlib.metadata import version
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
-from blockdensity import DEFAULT_CONF, PUBLISHED_CONF, Conf, fit_text, segment
+from blockdensity import DEFAULT_CONF, PUBLISHED_CONF, Conf, _walk
 from blockdensity.dom import Node
 from blockdensity.measure import measure
 from blockdensity.metadata import read_metadata
@@ -33,11 +33,11 @@ from blockdensity.segment import Page, trace_segment
 from devkit.corpus import DEFAULT_DATA, Corpus
 from devkit.fuzzing import CORPUS_DIR, Input, inputs
 from devkit.hostile import flat_divs, nested_divs, unclosed_formatting
+from tests.hypothesis_profiles import examples
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = Corpus(DEFAULT_DATA)
 needs_corpus = pytest.mark.skipif(not CORPUS.available, reason=f"no corpus at {DEFAULT_DATA}")
-needs_compiled = pytest.mark.skipif(not segment.compiled, reason="built without a compiler")
 
 # The article profile (the default), SPEC's profile, the renderer's, and one
 # that drops ARIA roles too (marker elements around each).
@@ -69,27 +69,16 @@ def _fields(page: Page) -> dict[str, object]:
 
 def agree(html: str | bytes, confs: tuple[Conf, ...] = CONFS) -> None:
     """Both walks make the same page of `html` under each of `confs`, and the same metadata."""
-    if not segment.compiled:
-        return
     for conf in confs:
         compiled, compiled_doc = trace_segment(html, conf, None)
-        reference, reference_doc = trace_segment(html, conf, None, reference=True)
-        assert _fields(compiled) == _fields(reference), conf.profile
+        traced, traced_doc = trace_segment(html, conf, [])
+        assert _fields(compiled) == _fields(traced), conf.profile
         assert read_metadata(compiled_doc, compiled.declarations, "http://x.test/a") == (
-            read_metadata(reference_doc, reference.declarations, "http://x.test/a")
+            read_metadata(traced_doc, traced.declarations, "http://x.test/a")
         )
 
 
-@needs_compiled
-def test_the_installed_package_has_the_compiled_walk() -> None:
-    # ./dev builds with a compiler; only BLOCKDENSITY_PURE_PYTHON=1 leaves it out.
-    assert segment.compiled
-
-
-@needs_compiled
 def test_the_compiled_walk_was_built_for_the_installed_selectolax() -> None:
-    from blockdensity import _walk  # noqa: PLC0415 - only with the compiled walk
-
     assert version("selectolax") == _walk.LAYOUT_VERSION
 
 
@@ -106,7 +95,6 @@ def test_every_pin_of_selectolax_is_the_release_the_walk_mirrors() -> None:
     assert pin in (ROOT / "constraints.txt").read_text(encoding="utf-8").split()
 
 
-@needs_compiled
 def test_another_selectolax_makes_the_import_fail_loudly() -> None:
     # As if selectolax had been upgraded under a built package: the import
     # of blockdensity refuses, naming both releases.
@@ -223,16 +211,6 @@ def test_both_walks_decode_text_as_selectolax_does(data: bytes) -> None:
     agree(data)
 
 
-@needs_compiled
-def test_the_fit_is_the_same_with_the_reference_walk(monkeypatch: pytest.MonkeyPatch) -> None:
-    html = "".join(CASES)
-    compiled = fit_text(html)
-    monkeypatch.setattr(segment, "_compiled_walk", None)  # what a pure-Python build runs
-    reference = fit_text(html)
-    assert reference.to_dict() == compiled.to_dict()  # the blocks' records included
-    assert compiled.blocks_total > 20
-
-
 # ---------------------------------------------------------------- random tag soup
 
 TAGS = (
@@ -256,13 +234,13 @@ TOKENS = st.one_of(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@examples(300)
 @given(st.lists(TOKENS, max_size=60))
 def test_both_walks_agree_on_random_tag_soup(tokens: list[str]) -> None:
     agree("".join(tokens))
 
 
-@settings(max_examples=40, deadline=None)
+@examples(40)
 @given(inputs())
 def test_both_walks_agree_on_the_fuzzers_pages(item: Input) -> None:
     # bench.fuzz's shapes: soup, trees, entities, mutated corpus pages,
