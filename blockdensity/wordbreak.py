@@ -9,8 +9,9 @@ them never gets here.
 
 A lighter method was measured and rejected (BENCHMARKS.md, "Every page,
 every script"): a letters-per-word ratio per script, even fitted to
-the text it is scored on, is more than 10% off ICU's count for one paragraph
-in two to four, and its ratio moves by up to 20% between kinds of text.
+the text it is scored on, is more than 10% off ICU's count for a third to a
+half of the paragraphs, and its ratio moves by up to 20% between kinds of
+text.
 """
 
 from __future__ import annotations
