@@ -64,6 +64,7 @@ from devkit.hostile import (
     truncated,
     unclosed_formatting,
     underscores,
+    unspaced_thai,
 )
 from devkit.invariants import broken_invariants
 
@@ -183,6 +184,8 @@ CASES = (
          one_word_each),
     Case("underscores", (100 * KB, 300 * KB, MB), _bytes, underscores, two_words_in_run),
     Case("punctuation", (100 * KB, 300 * KB, MB), _bytes, punctuation, two_words_in_run),
+    Case("Thai, no spaces", (100 * KB, 300 * KB, MB), _count("characters"), unspaced_thai,
+         kept_most),
     Case("links", (10_000, 30_000, 100_000), _count("links"), links, article_not_links),
     Case("sup citations", (2_000, 8_000, 32_000), _count("cites"), sup_citations, cited),
     Case("large page (corpus)", (2 * MB, 5 * MB, 20 * MB), _bytes, large_page, some_text, True),

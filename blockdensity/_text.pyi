@@ -9,6 +9,9 @@ def configure(
     separator: str,
     cjk_word: str,
     glue: str,
+    dense_letter: str,
+    dense_mark: str,
+    count_runs: Callable[[str, list[int]], list[int]],
 ) -> None: ...
 def count_ended(texts: str) -> list[int]: ...
 def collapse(texts: list[str]) -> str: ...

@@ -4,7 +4,10 @@
 `count_ended` is words.count_ended: the word rule applied in one pass over
 the characters, every script at the same few nanoseconds a character.
 blockdensity.words holds the rule (`char_class`); the class of each code
-point is asked of it once per process and kept in a table here.
+point is asked of it once per process and kept in a table here. Runs of
+Thai, Lao, Khmer and Myanmar are read on the way and, after the pass,
+counted by the segmenter in one call (blockdensity.wordbreak.count_runs): a
+text without them never calls it.
 
 `collapse` is render_blocks' collapse: one line per block, its whitespace
 runs made one space, in one pass instead of a split into words and a join.
@@ -30,25 +33,33 @@ DEF WORD_LETTER = 1  # a letter or number: makes a run a word
 DEF WORD_JOINER = 2  # underscore, combining mark or glue: inside a run, not a letter
 DEF WORD_SEPARATOR = 3
 DEF WORD_CJK = 4  # a word by itself, and a separator for its neighbours
+# Thai, Lao, Khmer, Myanmar (above the others: `value >= WORD_DENSE_LETTER`
+# tells them apart in one comparison).
+DEF WORD_DENSE_LETTER = 5  # begins or continues a run the segmenter counts
+DEF WORD_DENSE_MARK = 6  # continues a run; outside one, a joiner
 
 cdef unsigned char* _classes = NULL
 cdef object _char_class = None
 cdef dict _class_codes = {}
+cdef object _count_runs = None
 
 
 def configure(object char_class, str letter, str joiner, str separator, str cjk_word,
-              str glue):
-    """Take words.py's rule for one character and the class texts it returns."""
-    global _classes, _char_class, _class_codes
+              str glue, str dense_letter, str dense_mark, object count_runs):
+    """Take words.py's rule for one character, the class texts it returns, and the
+    segmenter's counter of runs (text, [start, end, ...]) -> [words per run]."""
+    global _classes, _char_class, _class_codes, _count_runs
     if _classes == NULL:
         _classes = <unsigned char*> calloc(CODE_POINTS, 1)
         if _classes == NULL:
             raise MemoryError()
     _char_class = char_class
     _class_codes = {letter: WORD_LETTER, joiner: WORD_JOINER, separator: WORD_SEPARATOR,
-                    cjk_word: WORD_CJK}
+                    cjk_word: WORD_CJK, dense_letter: WORD_DENSE_LETTER,
+                    dense_mark: WORD_DENSE_MARK}
     for char in glue:
         _class_codes[char] = WORD_JOINER
+    _count_runs = count_runs
 
 
 cdef unsigned char _ask(Py_UCS4 code) except 0:
@@ -73,7 +84,14 @@ def count_ended(str texts):
     cdef Py_UCS4 code
     cdef unsigned char value
     cdef list counts = []
-    for index in range(length):
+    # The runs of Thai, Lao, Khmer and Myanmar: [start, end, ...], and the part
+    # each is in. A run is read by an inner loop, so the loop over other text
+    # is the one it was without them but for a comparison on separators.
+    cdef Py_ssize_t run_start
+    cdef list runs = []
+    cdef list run_parts = []
+    index = 0
+    while index < length:
         code = PyUnicode_READ(kind, data, index)
         if code == 0:
             # A word counts once a separator ends it, as in the reference (END
@@ -81,6 +99,7 @@ def count_ended(str texts):
             counts.append(count)
             count = 0
             lettered = False
+            index += 1
             continue
         value = _classes[code]
         if value == 0:
@@ -88,11 +107,38 @@ def count_ended(str texts):
         if value == WORD_LETTER:
             lettered = True
         elif value != WORD_JOINER:
-            if lettered:
-                count += 1
-            lettered = False
-            if value == WORD_CJK:
-                count += 1
+            if value >= WORD_DENSE_LETTER:
+                if value == WORD_DENSE_LETTER:
+                    # A run begins: it ends the word before it, and goes on
+                    # while letters and marks of these scripts do.
+                    if lettered:
+                        count += 1
+                    lettered = False
+                    run_start = index
+                    index += 1
+                    while index < length:
+                        code = PyUnicode_READ(kind, data, index)
+                        value = _classes[code]
+                        if value == 0:
+                            value = _ask(code)
+                        if value < WORD_DENSE_LETTER:
+                            break
+                        index += 1
+                    runs += (run_start, index)
+                    run_parts.append(len(counts))
+                    continue  # the character after the run, read again above
+                # A mark outside a run joins, like any mark: nothing to do.
+            else:
+                if lettered:
+                    count += 1
+                lettered = False
+                if value == WORD_CJK:
+                    count += 1
+        index += 1
+    if runs:
+        for part, words in zip(run_parts, _count_runs(texts, runs)):
+            if part < len(counts):  # after the last NUL is no text
+                counts[part] += words
     return counts
 
 

@@ -60,6 +60,13 @@ def _replacement(match: re.Match[bytes]) -> bytes:
 def parse(html: str | bytes, *, regions: bool = False) -> Document:
     """Parse `html` (bytes are UTF-8) with lexbor's HTML5 tree builder, as a browser would.
 
+    With scripting on, as in every browser a reader uses (SPEC section 2): the
+    content of a <noscript> is one raw text node up to its end tag, never
+    elements, so `<noscript><div></noscript>` cannot pull the rest of the page
+    into the noscript (with scripting off, lexbor's default, it does: the div
+    keeps the noscript open to the end of the page). The walk never enters a
+    noscript, so its text is never the page's.
+
     Without DOM mutation events: faster, and <selectedcontent> then does not
     copy an <option>'s text into the page (option text is never page text).
     Tags that would nest deeper than a browser's tree builder can afford are
@@ -70,7 +77,7 @@ def parse(html: str | bytes, *, regions: bool = False) -> Document:
     if _GROWING_REFERENCE.search(data) is not None:
         data = _GROWING_REFERENCE.sub(_replacement, data)
     data = bound_nesting(data, regions=regions)
-    return LexborHTMLParser(data, options=LexborDocumentOptions.WO_EVENTS)
+    return LexborHTMLParser(data, options=LexborDocumentOptions.WO_EVENTS, scripting=True)
 
 
 @cache

@@ -15,6 +15,8 @@ from typing import Final
 
 from blockdensity.segment import ANCHOR_MARK, BLOCK_END, BREAK_MARK, SUB_CLOSE, SUB_OPEN, Page
 from blockdensity.words import (
+    DENSE_LETTER,
+    DENSE_MARK,
     GLUE,
     JOINER,
     LETTER,
@@ -80,7 +82,7 @@ def _is_word_character(char: str) -> bool:
     if char in (ANCHOR_MARK, BREAK_MARK):
         return False
     cls = char_class(char)
-    return cls in (LETTER, JOINER) or cls in GLUE
+    return cls in (LETTER, JOINER, DENSE_LETTER, DENSE_MARK) or cls in GLUE
 
 
 def _apart_pieces(text: str) -> list[tuple[str, bool]] | None:

@@ -126,7 +126,9 @@ def _element_flags() -> dict[str, int]:
             VOID,
         ),
         _flags("html head body", IGNORED),
-        _flags("script style xmp iframe noembed noframes textarea title", RAW),
+        # noscript too: the page is parsed with scripting on (blockdensity.dom),
+        # where the tree builder makes its content raw text.
+        _flags("script style xmp iframe noembed noframes noscript textarea title", RAW),
         _flags("plaintext", PLAINTEXT | CLOSES_P),
         _flags("b big code em font i s small strike strong tt u", FORMATTING),
         _flags("a nobr", FORMATTING | SINGLE),

@@ -3,14 +3,20 @@
 A word is a maximal run of word characters (letters, numbers, underscore,
 combining marks) and the glue characters ``" ' . , ! @ - : ; $ ? ( ) /`` that
 holds at least one letter or number. Every Han, Hiragana or Katakana character
-is a word by itself. Everything else separates words.
+is a word by itself. A run of the letters and marks of Thai, Lao, Khmer or
+Myanmar, written without spaces between words, counts as the words ICU's
+dictionary word break finds in it (blockdensity.wordbreak); such a run, like a
+CJK character, also separates the words beside it. Everything else separates
+words.
 
 `char_class` is the rule for one character. The counting is
 blockdensity._text (Cython): one pass over the characters, each code point's
 class asked of `char_class` once per process and kept in a table (a few ns a
 character in any script). `word_starts`, needed only for the rare blocks
 where it matters where a word begins (sup, sub), maps the text to a string
-of class stand-ins and finds the words with one regular expression.
+of class stand-ins and finds the words with one regular expression (the
+runs of the four scripts are located apart, their words asked of the
+segmenter).
 """
 
 from __future__ import annotations
@@ -20,9 +26,26 @@ import re
 import unicodedata
 from typing import Final
 
-from blockdensity import _text
+from blockdensity import _text, wordbreak
+from blockdensity.wordbreak import is_dense
 
-__all__ = ["END", "GLUE", "char_class", "count_ended", "count_many", "count_words", "word_starts"]
+__all__ = [
+    "CJK_WORD",
+    "DENSE_LETTER",
+    "DENSE_MARK",
+    "END",
+    "GLUE",
+    "JOINER",
+    "LETTER",
+    "SEPARATOR",
+    "char_class",
+    "count_ended",
+    "count_many",
+    "count_words",
+    "is_cjk",
+    "is_dense",
+    "word_starts",
+]
 
 GLUE: Final = "\"'.,!@-:;$?()/"
 
@@ -31,6 +54,13 @@ LETTER: Final = "a"  # letters and numbers (L*, N*): word characters that make a
 JOINER: Final = "_"  # underscore and combining marks (M*): word characters, not letters
 SEPARATOR: Final = " "
 CJK_WORD: Final = " a "  # a word by itself, and a separator for its neighbours
+# Thai, Lao, Khmer and Myanmar (blockdensity.wordbreak): a letter or number
+# begins a run, a mark continues one (outside a run it is a JOINER), and each
+# run counts as the words the segmenter finds in it and separates its
+# neighbours. No ASCII character stands for them: word_starts locates the
+# runs apart, and reads a mark outside one as a JOINER.
+DENSE_LETTER: Final = "<dense letter>"
+DENSE_MARK: Final = "<dense mark>"
 
 # Han, Hiragana and Katakana (Unicode Scripts.txt), the half-width forms, and
 # the prolonged sound marks and iteration mark SPEC names (U+30FC, U+FF70,
@@ -49,28 +79,50 @@ _CJK_CHAR: Final = re.compile(
 )
 
 
+# A run of Thai, Lao, Khmer or Myanmar: a letter or number, then letters,
+# numbers and marks (possessive: linear on any input).
+_DENSE_LETTERS: Final = "".join(
+    re.escape(chr(code))
+    for lo, hi in wordbreak.DENSE_RANGES
+    for code in range(lo, hi + 1)
+    if unicodedata.category(chr(code))[0] in "LN"
+)
+_DENSE_MARKS: Final = "".join(
+    re.escape(chr(code))
+    for lo, hi in wordbreak.DENSE_RANGES
+    for code in range(lo, hi + 1)
+    if unicodedata.category(chr(code))[0] == "M"
+)
+_DENSE_LETTER_CHAR: Final = re.compile(f"[{_DENSE_LETTERS}]")
+_DENSE_RUN: Final = re.compile(f"[{_DENSE_LETTERS}][{_DENSE_LETTERS}{_DENSE_MARKS}]*+")
+
+
 def is_cjk(code: int) -> bool:
     """True for a character that counts as one word by itself."""
     return any(lo <= code <= hi for lo, hi in _CJK_RANGES)
 
 
 def char_class(char: str) -> str:
-    """The class of one character: LETTER, JOINER, SEPARATOR, CJK_WORD, or itself if glue."""
+    """The class of one character: LETTER, JOINER, SEPARATOR, CJK_WORD, DENSE_LETTER,
+    DENSE_MARK, or itself if glue."""
     if char in GLUE:
         return char
     if is_cjk(ord(char)):
         return CJK_WORD
     category = unicodedata.category(char)
     if category[0] in "LN":
-        return LETTER
-    if category[0] == "M" or char == "_":
+        return DENSE_LETTER if is_dense(ord(char)) else LETTER
+    if category[0] == "M":
+        return DENSE_MARK if is_dense(ord(char)) else JOINER
+    if char == "_":
         return JOINER
     return SEPARATOR
 
 
 class _PositionCache(dict[int, str]):
     """Code point -> the ASCII stand-in of its class, one character for one (offsets
-    survive; CJK is located apart), filled on first sight.
+    survive; CJK and the runs of the four scripts are located apart), filled on
+    first sight.
 
     ASCII characters map to themselves: their class is what the regular
     expression of `word_starts` reads. Bounded, so a page of every Unicode
@@ -81,8 +133,10 @@ class _PositionCache(dict[int, str]):
 
     def __missing__(self, code: int) -> str:
         value = char_class(chr(code))
-        if value == CJK_WORD:
+        if value in (CJK_WORD, DENSE_LETTER):
             value = SEPARATOR
+        elif value == DENSE_MARK:  # outside a run (a run is blanked whole)
+            value = JOINER
         if len(self) < self.limit:
             self[code] = value
         return value
@@ -123,7 +177,17 @@ def count_ended(texts: str) -> list[int]:
     return _text.count_ended(texts)
 
 
-_text.configure(char_class, LETTER, JOINER, SEPARATOR, CJK_WORD, GLUE)
+_text.configure(
+    char_class,
+    LETTER,
+    JOINER,
+    SEPARATOR,
+    CJK_WORD,
+    GLUE,
+    DENSE_LETTER,
+    DENSE_MARK,
+    wordbreak.count_runs,
+)
 
 _GLUE_CLASS: Final = re.escape(GLUE)
 _RUN: Final = re.compile(rf"[_{_GLUE_CLASS}]*+([A-Za-z0-9])[\w{_GLUE_CLASS}]*+|[_{_GLUE_CLASS}]++")
@@ -137,9 +201,19 @@ def word_starts(text: str) -> list[int]:
     """
     if text.isascii():
         classes = text
-        cjk: list[int] = []
+        apart: list[int] = []  # the words located apart from the class text
     else:
         classes = text.encode("ascii", "blockdensity.position").decode("ascii")
-        cjk = [match.start() for match in _CJK_CHAR.finditer(text)]
+        apart = [match.start() for match in _CJK_CHAR.finditer(text)]
+        if _DENSE_LETTER_CHAR.search(text) is not None:
+            # The runs' words are the segmenter's; in the class text a whole
+            # run, marks included, is a separator.
+            bounds: list[int] = []
+            pieces: list[str] = []
+            for run in _DENSE_RUN.finditer(text):
+                pieces += (classes[bounds[-1] if bounds else 0 : run.start()], " " * len(run[0]))
+                bounds += (run.start(), run.end())
+            classes = "".join([*pieces, classes[bounds[-1] :]])
+            apart += wordbreak.run_word_starts(text, bounds)
     starts = [match.start() for match in _RUN.finditer(classes) if match.group(1)]
-    return sorted(starts + cjk) if cjk else starts
+    return sorted(starts + apart) if apart else starts

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 import re
+from typing import Final
 
 from devkit.corpus import Corpus
 
@@ -36,6 +37,7 @@ __all__ = [
     "sup_citations",
     "truncated",
     "underscores",
+    "unspaced_thai",
     "utf8_corpus",
 ]
 
@@ -225,6 +227,19 @@ def punctuation(size: int, rng: random.Random, _: Corpus) -> Html:
     # Split between pieces, never inside an entity (half an entity is text).
     half = len(pieces) // 2
     return _long_run("".join(pieces[:half]), "".join(pieces[half:]), rng)
+
+
+# Thai consonants, vowels and tone marks: random text the segmenter has no
+# dictionary word for, one long run of the script without a space.
+_THAI: Final = (
+    "".join(chr(code) for code in range(0x0E01, 0x0E2F)) + "\u0e30\u0e32\u0e34\u0e38\u0e48"
+)
+
+
+def unspaced_thai(size: int, rng: random.Random, _: Corpus) -> Html:
+    """A paragraph of `size` characters of Thai without a space: the segmenter's worst case."""
+    run = "".join(rng.choice(_THAI) for _ in range(size))
+    return f"<p>{sentence(rng, 20)}</p><p>{run}</p>"
 
 
 def links(count: int, rng: random.Random, _: Corpus) -> Html:

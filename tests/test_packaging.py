@@ -35,7 +35,9 @@ from tests.compiled import compiled_sources
 from worker.extras import EXTRA_MODULES, missing_extra
 
 ROOT: Final = Path(__file__).resolve().parents[1]
-LIBRARY_REQUIREMENTS: Final = {"selectolax", "webencodings", "faust-cchardet", "pycld2", "msgspec"}
+LIBRARY_REQUIREMENTS: Final = {
+    "selectolax", "webencodings", "faust-cchardet", "pycld2", "msgspec", "icu4py",
+}  # fmt: skip
 WORKER_REQUIREMENTS: Final = {"aio-pika", "prometheus-client", "fastwarc"}
 # The demo and its broker helper: development tools of the repository, not
 # part of what `pip install` gives a user.

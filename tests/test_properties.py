@@ -98,6 +98,7 @@ def test_reference_word_rule_agrees_with_spec_examples() -> None:
 @example("\u0430\u0431\u0432 " * 70 + "\u65e5x")
 @example("_" * 50 + "a")
 @example("\u3099\u65e5\u3099")
+@example("a\u0e01\u0e34\u0e02 \u0e34b \u0e20\u0e32\u0e29\u0e32\u0e44\u0e17\u0e22x")
 def test_count_words_agrees_with_reference(text: str) -> None:
     assert count_words(text) == reference_count(text)
 
@@ -106,6 +107,7 @@ def test_count_words_agrees_with_reference(text: str) -> None:
 @given(mixed_text(extra=SURROGATES[:1]))
 @example("(paren) e.g.")
 @example("\u0915\u093e\u0916 \u65e5\u672c\u8a9e a")
+@example("\u0e01\u0e34\u0627")  # a run's mark before a letter of another script
 def test_word_starts_agrees_with_reference(text: str) -> None:
     assert word_starts(text) == reference_starts(text)
 

@@ -53,13 +53,17 @@ def test_both_counters_agree_on_every_corpus_page() -> None:
 
 # The words of "{c}", "a{c}b", "{c}1" and ".{c}" by the class of c: a letter makes
 # a word alone and joins its neighbours; a mark or glue joins them; a separator
-# parts them; a CJK character is a word of its own and parts them.
+# parts them; a CJK character is a word of its own and parts them; so is a
+# letter of Thai, Lao, Khmer or Myanmar (a run of one: one word to ICU), whose
+# marks, outside a run, join like any mark.
 _WORDS_BY_CLASS = {
     "letter": (1, 1, 1, 1),
     "mark": (0, 1, 1, 0),
     "glue": (0, 1, 1, 0),
     "sep": (0, 2, 1, 0),
     "cjk": (1, 3, 2, 1),
+    "dense": (1, 3, 2, 1),
+    "dense_mark": (0, 1, 1, 0),
 }
 
 
@@ -79,7 +83,10 @@ def test_every_character_counts_as_its_class_says() -> None:
 
 def test_the_classes_by_character_are_the_reference_s_counts() -> None:
     # The table above, checked against the reference counter itself.
-    samples = {"letter": "\u00e9", "mark": "\u0301", "glue": "-", "sep": "\u00a0", "cjk": "\u4e2d"}
+    samples = {
+        "letter": "\u00e9", "mark": "\u0301", "glue": "-", "sep": "\u00a0", "cjk": "\u4e2d",
+        "dense": "\u0e01", "dense_mark": "\u0e34",
+    }  # fmt: skip
     for name, c in samples.items():
         assert reference.reference_class(c) == name
         texts = f"{c}{END}a{c}b{END}{c}1{END}.{c}{END}"
@@ -98,6 +105,7 @@ ALPHABET = st.sampled_from(
     [
         *"ab1 _.,'-()/\t\n", END, "\u00e9", "\u0301", "\u4e2d", "\u30fc", "\u0416", "\ufffd",
         "\u0915", "\u093f", "\u00a0", "\u2014", "\ud800", "\U0001f600", "\U00020000", "\u0661",
+        "\u0e01", "\u0e34", "\u0e44\u0e17\u0e22", "\u1780\u17b6", "\u1000\u102c", "\u0e81",
     ]
 )  # fmt: skip
 

@@ -14,6 +14,8 @@ import pytest
 
 from blockdensity.words import (
     CJK_WORD,
+    DENSE_LETTER,
+    DENSE_MARK,
     END,
     GLUE,
     JOINER,
@@ -222,7 +224,7 @@ def test_count_many_matches_count_words() -> None:
         ("\u03b1\u03b2\u03b3 \u03b4\u03b5", 2),  # Greek: the cp1253 table
         ("\u05e9\u05dc\u05d5\u05dd \u05e2\u05d5\u05dc\u05dd", 2),  # Hebrew: cp1255
         ("\u0645\u0631\u062d\u0628\u0627 \u0628\u0627\u0644\u0639\u0627\u0644\u0645", 2),  # Arabic
-        ("\u0e2a\u0e27\u0e31\u0e2a\u0e14\u0e35", 1),  # Thai, letters and marks, no space: one word
+        ("\u0e2a\u0e27\u0e31\u0e2a\u0e14\u0e35", 1),  # Thai: ICU's one word (tests/test_scripts.py)
         # Devanagari and Malayalam: no code page holds them, counted by tokens.
         ("\u0928\u092e\u0938\u094d\u0924\u0947 \u0926\u0941\u0928\u093f\u092f\u093e", 2),
         ("\u0d2e\u0d32\u0d2f\u0d3e\u0d33\u0d02 \u0d2d\u0d3e\u0d37", 2),
@@ -311,6 +313,6 @@ def test_every_unicode_character_has_a_class() -> None:
     """No code point (surrogates aside) makes char_class or the counter raise."""
     chars = [chr(code) for code in range(0x110000) if not 0xD800 <= code <= 0xDFFF]
     classes = {char_class(char) for char in chars[::97]}
-    assert classes <= {LETTER, JOINER, SEPARATOR, CJK_WORD, *GLUE}
+    assert classes <= {LETTER, JOINER, SEPARATOR, CJK_WORD, DENSE_LETTER, DENSE_MARK, *GLUE}
     text = "".join(chars[::7])
     assert count_words(text) == len(word_starts(text)) > 0

@@ -4,9 +4,11 @@ blockdensity._text (Cython) is what the fit runs: `count_ended` counts the
 words of a batch of texts, `collapse` makes one line of each block.
 This is SPEC section 3 and section 1 read literally, for the tests to compare
 the compiled passes with (tests/test_text_compiled.py) and to check the
-fit's figures by (tests/test_properties.py). Only the script test (Han,
-Hiragana, Katakana) is delegated to blockdensity.words.char_class; the rest
-is read from the Unicode general category here.
+fit's figures by (tests/test_properties.py). Only the script tests (Han,
+Hiragana, Katakana; Thai, Lao, Khmer, Myanmar) are delegated to
+blockdensity.words.char_class; the rest is read from the Unicode general
+category here, and the words of a run of Thai, Lao, Khmer or Myanmar are
+asked of ICU's word break directly (icu4py), one run at a time.
 """
 
 from __future__ import annotations
@@ -15,7 +17,9 @@ import unicodedata
 from functools import lru_cache
 from typing import Final
 
-from blockdensity.words import CJK_WORD, END, char_class
+from icu4py.breakers import WordBreaker
+
+from blockdensity.words import CJK_WORD, DENSE_LETTER, DENSE_MARK, END, char_class
 
 __all__ = ["SPEC_GLUE", "collapse", "count_ended", "reference_class", "reference_count"]
 
@@ -26,11 +30,14 @@ END_MARK: Final = END[-1]
 
 @lru_cache(maxsize=1 << 16)  # the same few hundred characters make most text
 def reference_class(char: str) -> str:
-    """SPEC section 3 for one character: cjk, letter, mark (word character), glue, or sep."""
+    """SPEC section 3 for one character: cjk, dense (a letter or number of Thai, Lao,
+    Khmer, Myanmar), dense_mark, letter, mark (word character), glue, or sep."""
     if char in SPEC_GLUE:
         return "glue"
     if char_class(char) == CJK_WORD:
         return "cjk"
+    if char_class(char) in (DENSE_LETTER, DENSE_MARK):
+        return "dense" if unicodedata.category(char)[0] in "LN" else "dense_mark"
     category = unicodedata.category(char)
     if category[0] == "L" or category in ("Nd", "Nl", "No"):
         return "letter"
@@ -39,13 +46,33 @@ def reference_class(char: str) -> str:
     return "sep"
 
 
-def reference_starts(text: str) -> list[int]:
-    """Offsets where words begin: runs of letters/marks/glue holding a letter, and CJK chars."""
+def icu_run_starts(run: str, offset: int) -> list[int]:
+    """Where ICU's word break iterator begins the segments of a run of the dense scripts
+    (each holds a letter or number: a run begins with one and holds no other kind)."""
+    return [offset + start for start, _ in WordBreaker(run, "root").segments()]
+
+
+def reference_starts(text: str) -> list[int]:  # noqa: C901 - one branch per kind SPEC names
+    """Offsets where words begin: runs of letters/marks/glue holding a letter, CJK chars,
+    and ICU's segments of each run of the dense scripts (a letter, then letters and marks)."""
     starts: list[int] = []
     run_start = -1
     has_letter = False
+    dense_start = -1
     for index, char in enumerate(text):
         kind = reference_class(char)
+        if dense_start >= 0 and kind not in ("dense", "dense_mark"):
+            starts += icu_run_starts(text[dense_start:index], dense_start)
+            dense_start = -1
+        if kind == "dense_mark" and dense_start < 0:
+            kind = "mark"  # outside a run, a mark like any other
+        if kind in ("dense", "dense_mark"):
+            if dense_start < 0:
+                if run_start >= 0 and has_letter:
+                    starts.append(run_start)
+                run_start = -1
+                dense_start = index
+            continue
         if kind in ("letter", "mark", "glue"):
             if run_start < 0:
                 run_start, has_letter = index, False
@@ -58,6 +85,8 @@ def reference_starts(text: str) -> list[int]:
             starts.append(index)
     if run_start >= 0 and has_letter:
         starts.append(run_start)
+    if dense_start >= 0:
+        starts += icu_run_starts(text[dense_start:], dense_start)
     return starts
 
 
