@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import re
 import secrets
@@ -26,6 +27,7 @@ from pathlib import Path
 
 from devkit.client import Client
 from devkit.messages import collect, collect_urls, corpus_pages, msgpack_page, page_url
+from devkit.netlab import NetLab
 from devkit.rabbitnode import PrivateRabbit, RabbitUnavailableError, Started
 from devkit.workers import WorkerProcess, http_get, start_worker, worker_env
 from worker.config import StageSettings
@@ -36,9 +38,23 @@ __all__ = ["NodeKillConfig", "NodeKillReport", "PrivateCluster", "run_node_kill"
 class PrivateCluster(Started):
     """`size` private RabbitMQ nodes clustered together; see the module's docstring."""
 
-    def __init__(self, size: int = 3, prefix: str = "cluster") -> None:
+    def __init__(self, size: int = 3, prefix: str = "cluster", lab: NetLab | None = None) -> None:
         cookie = secrets.token_hex(16).upper()
-        self.nodes = [PrivateRabbit(f"{prefix}{n}x", cookie=cookie) for n in range(size)]
+        self._lab = lab
+        if lab is None:  # on loopback
+            self.nodes = [PrivateRabbit(f"{prefix}{n}x", cookie=cookie) for n in range(size)]
+        else:  # each node in its own namespace of `lab` (its hosts, in order)
+            self.nodes = [
+                PrivateRabbit(
+                    f"{prefix}{n}x",
+                    cookie=cookie,
+                    # guest may log in from other hosts: the namespaces' private subnet
+                    extra_config="loopback_users = none\n",
+                    address=lab.addresses[host],
+                    wrap=functools.partial(lab.command, host),
+                )
+                for n, host in enumerate(list(lab.addresses)[:size])
+            ]
 
     @property
     def urls(self) -> list[str]:
@@ -71,6 +87,10 @@ class PrivateCluster(Started):
 
     def stop(self) -> None:
         for node in self.nodes:
+            if self._lab is not None:
+                # A node cut off or partitioned may take a minute to shut down
+                # cleanly, and its namespace goes with the lab anyway.
+                node.kill()
             node.stop()
 
 
