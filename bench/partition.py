@@ -57,8 +57,11 @@ def rows(report: PartitionReport, config: PartitionConfig) -> list[tuple[str, st
     ]
 
 
-def probe() -> None:
-    with NetLab(["n0", "n1", "n2"]) as lab, PrivateCluster(3, lab=lab) as cluster:
+def probe(net_ticktime: int | None) -> None:
+    with (
+        NetLab(["n0", "n1", "n2"]) as lab,
+        PrivateCluster(3, lab=lab, net_ticktime=net_ticktime) as cluster,
+    ):
         report = probe_declarations(lab, cluster)
     print(f"the node cut: {report.cut}; operations started 10 s after the cut, all at once")
     print("| operation on a surviving node | seconds |\n|---|---:|")
@@ -76,13 +79,16 @@ def main() -> None:
     parser.add_argument("--heartbeat", type=int, default=None)
     parser.add_argument("--log-dir", type=Path, default=None)
     parser.add_argument(
+        "--net-ticktime", type=int, default=None, help="the nodes' net_ticktime (Erlang's: 60)"
+    )
+    parser.add_argument(
         "--probe",
         action="store_true",
         help="time each operation of a reconnection on a surviving node during a cut instead",
     )
     options = parser.parse_args()
     if options.probe:
-        probe()
+        probe(options.net_ticktime)
         return
     log_dir = log_folder(options.log_dir, "partition")
     config = PartitionConfig(
@@ -91,7 +97,10 @@ def main() -> None:
         publish_seconds=options.cut + 10,
         heartbeat=options.heartbeat,
     )
-    with NetLab(["n0", "n1", "n2"]) as lab, PrivateCluster(3, lab=lab) as cluster:
+    with (
+        NetLab(["n0", "n1", "n2"]) as lab,
+        PrivateCluster(3, lab=lab, net_ticktime=options.net_ticktime) as cluster,
+    ):
         report = run_partition(lab, cluster, config, log_dir)
     print(timeline(report))
     sys.exit(

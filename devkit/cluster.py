@@ -38,7 +38,13 @@ __all__ = ["NodeKillConfig", "NodeKillReport", "PrivateCluster", "run_node_kill"
 class PrivateCluster(Started):
     """`size` private RabbitMQ nodes clustered together; see the module's docstring."""
 
-    def __init__(self, size: int = 3, prefix: str = "cluster", lab: NetLab | None = None) -> None:
+    def __init__(
+        self,
+        size: int = 3,
+        prefix: str = "cluster",
+        lab: NetLab | None = None,
+        net_ticktime: int | None = None,
+    ) -> None:
         cookie = secrets.token_hex(16).upper()
         self._lab = lab
         if lab is None:  # on loopback
@@ -49,7 +55,10 @@ class PrivateCluster(Started):
                     f"{prefix}{n}x",
                     cookie=cookie,
                     # guest may log in from other hosts: the namespaces' private subnet
-                    extra_config="loopback_users = none\n",
+                    extra_config="loopback_users = none\n"
+                    # How long the nodes take to declare a silent peer down: Erlang's
+                    # default is 60 s (then between 60 and 75 s).
+                    + (f"net_ticktime = {net_ticktime}\n" if net_ticktime else ""),
                     address=lab.addresses[host],
                     wrap=functools.partial(lab.command, host),
                 )

@@ -290,6 +290,16 @@ class ProbeReport:
     # seconds after the cut, each on a connection of its own, all at once.
     seconds: dict[str, float] = field(default_factory=dict)
     node_down_after: float | None = None  # s from the cut: a survivor's log says "down"
+    # What the survivor's channel processes were doing 20 s into the operations.
+    stacks: str = ""
+    survivor_log: str = ""
+
+
+# Each channel process's stack, and the mnesia transactions waiting (rabbitmqctl eval).
+_CHANNEL_STACKS = (
+    "[{P, erlang:process_info(P, [current_stacktrace, message_queue_len, status])}"
+    " || P <- rabbit_channel:list_local()]."
+)
 
 
 def probe_declarations(
@@ -304,7 +314,7 @@ def probe_declarations(
     return run_in_namespace(lab, lambda: _probe(lab, cluster, settle, limit))  # type: ignore[no-any-return]
 
 
-async def _probe(  # noqa: PLR0915 - one closure per operation timed
+async def _probe(  # noqa: C901, PLR0915 - one closure per operation timed
     lab: NetLab, cluster: PrivateCluster, settle: float, limit: float
 ) -> ProbeReport:
     settings = load_settings(worker_env())
@@ -380,9 +390,18 @@ async def _probe(  # noqa: PLR0915 - one closure per operation timed
             return
         report.seconds[name] = loop.time() - start
 
-    await asyncio.gather(*(timed(name, operation) for name, operation in operations.items()))
+    async def stacks() -> None:
+        await asyncio.sleep(20)
+        dump = await asyncio.to_thread(survivor.ctl, "eval", _CHANNEL_STACKS, check=False)
+        report.stacks = dump.stdout
+
+    await asyncio.gather(
+        stacks(), *(timed(name, operation) for name, operation in operations.items())
+    )
     down = re.compile(r"^(\S+ \S+) .*node '?" + re.escape(victim.name) + r"'? down", re.M)
-    found = down.search(await asyncio.to_thread(survivor.log_tail, 100_000))
+    log = await asyncio.to_thread(survivor.log_tail, 100_000)
+    report.survivor_log = log
+    found = down.search(log)
     if found:
         wall = datetime.datetime.fromisoformat(found[1])
         cut_wall = time.time() - (loop.time() - cut_at)
