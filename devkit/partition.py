@@ -40,8 +40,8 @@ from devkit.cluster import PrivateCluster
 from devkit.messages import collect, collect_urls, corpus_pages, msgpack_page, page_url
 from devkit.netlab import NetLab
 from devkit.workers import WorkerProcess, http_get, start_worker, worker_env
-from worker.amqp import input_queue_arguments
-from worker.config import load_settings
+from worker.amqp.topology import input_queue_arguments
+from worker.config import StageSettings
 
 __all__ = ["PartitionConfig", "PartitionReport", "run_in_namespace", "run_partition"]
 
@@ -129,7 +129,8 @@ def run_in_namespace(lab: NetLab, main: Callable[[], Coroutine[Any, Any, Any]]) 
 
     runner = threading.Thread(target=thread, name="netlab-client", daemon=True)
     runner.start()
-    runner.join()
+    while runner.is_alive():  # in steps: a plain join() would not see Ctrl-C
+        runner.join(0.5)
     if errors:
         raise errors[0]
     return result[0]
@@ -156,7 +157,7 @@ async def _run(  # noqa: C901, PLR0915 - the run reads top to bottom
         pool_size=str(config.pool_size),
         **config.worker_settings,
     )
-    settings = load_settings(env)
+    settings = StageSettings.from_env(env)
     report.prefetch = settings.prefetch
     worker: WorkerProcess = start_worker(env, log_dir / "partition-worker.log")
     loop = asyncio.get_running_loop()
@@ -317,7 +318,7 @@ def probe_declarations(
 async def _probe(  # noqa: C901, PLR0915 - one closure per operation timed
     lab: NetLab, cluster: PrivateCluster, settle: float, limit: float
 ) -> ProbeReport:
-    settings = load_settings(worker_env())
+    settings = StageSettings.from_env(worker_env())
     victim, survivor = cluster.nodes[0], cluster.nodes[1]
     host = next(name for name, ip in lab.addresses.items() if ip == victim.address)
     report = ProbeReport(cut=victim.name)
