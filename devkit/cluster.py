@@ -16,6 +16,7 @@ input is accounted for. The suite runs a short variant
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import functools
 import json
@@ -71,9 +72,12 @@ class PrivateCluster(Started):
 
     def start(self) -> None:
         first, *others = self.nodes
-        first.start()
+        # The nodes boot at the same time (a boot is mostly waiting); then
+        # each joins the first, one at a time, as join_cluster requires.
+        with concurrent.futures.ThreadPoolExecutor(len(self.nodes)) as boot:
+            for started in [boot.submit(node.start) for node in self.nodes]:
+                started.result()
         for node in others:
-            node.start()
             node.ctl("stop_app")
             node.ctl("join_cluster", first.name)
             node.ctl("start_app")
@@ -96,11 +100,9 @@ class PrivateCluster(Started):
 
     def stop(self) -> None:
         for node in self.nodes:
-            if self._lab is not None:
-                # A node cut off or partitioned may take a minute to shut down
-                # cleanly, and its namespace goes with the lab anyway.
-                node.kill()
-            node.stop()
+            # In a lab, a node cut off or partitioned may take a minute to shut
+            # down cleanly, and its namespace goes with the lab anyway.
+            node.stop(graceful=self._lab is None)
 
 
 @dataclass(frozen=True)

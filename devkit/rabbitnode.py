@@ -249,14 +249,16 @@ class PrivateRabbit(Started):
         # which is under this node's own temporary directory, is on the command line.
         return str(self.directory).encode() in cmdline
 
-    def stop(self) -> None:
-        """Shut the node down (killing it if it will not go) and delete its directory."""
+    def stop(self, *, graceful: bool = True) -> None:
+        """Shut the node down (killing it if it will not go, or at once without
+        `graceful`) and delete its directory."""
         if self._stopped:
             return
         self._stopped = True
         pid = self._pid or self._read_pid()
-        with contextlib.suppress(subprocess.SubprocessError, OSError):
-            self.ctl("shutdown", timeout=60, check=False)
+        if graceful:
+            with contextlib.suppress(subprocess.SubprocessError, OSError):
+                self.ctl("shutdown", timeout=60, check=False)
         if pid is not None and self._is_ours(pid):
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
