@@ -205,8 +205,8 @@ cdef class _Scan:
     cdef Py_ssize_t* mark_of
     cdef Py_ssize_t attribute_start[ATTRIBUTE_COUNT]
     cdef Py_ssize_t attribute_end[ATTRIBUTE_COUNT]
-    # The bound on the page's size in nodes: start tags and their attributes
-    # read so far; of the start tag being read, its attributes, where those
+    # The bound on the page's size (nesting.NODE_LIMIT), in half elements:
+    # two a start tag, one an attribute, read so far; of the start tag being read, its attributes, where those
     # past ATTRIBUTE_LIMIT begin (-1: none) and where its attributes end.
     cdef Py_ssize_t nodes, tag_attributes, excess_start, attributes_close
 
@@ -752,8 +752,9 @@ cdef class _Scan:
             at = self.attributes_end(name_end, &self_closing)
             if at > size:
                 return 0
-            self.nodes += 1 + min(self.tag_attributes, ATTRIBUTE_LIMIT)
-            if self.nodes > NODE_LIMIT:
+            # In half elements: an element is two, an attribute one.
+            self.nodes += 2 + min(self.tag_attributes, ATTRIBUTE_LIMIT)
+            if self.nodes > 2 * NODE_LIMIT:
                 # Past the page's budget the rest of the page goes, tags and
                 # text, as a browser's limits end a page (nesting.NODE_LIMIT).
                 self.cuts.append((lt, size, b""))

@@ -348,9 +348,9 @@ def test_a_page_past_the_node_budget_ends_there() -> None:
     assert bound_nesting(unit * NODE_LIMIT) == unit * NODE_LIMIT  # exactly the budget
 
 
-def test_attributes_count_toward_the_budget() -> None:
-    unit = b'<i a="1" b="2">x</i>'  # three nodes: the element and its two attributes
-    whole = NODE_LIMIT // 3
+def test_attributes_count_toward_the_budget_at_half_an_element() -> None:
+    unit = b'<i a="1" b="2">x</i>'  # two elements' worth: the element and two halves
+    whole = NODE_LIMIT // 2
     data = unit * (whole + 5)
     assert bound_nesting(data) == unit * whole
     agree(data)

@@ -96,7 +96,7 @@ class _Scan:
         self.flags: list[int] = []
         self.kept = 0  # entries of the stack not taken out of the page
         self.tables = 0  # kept table elements on the stack
-        self.nodes = 0  # start tags and their attributes read: the page's budget
+        self.nodes = 0  # the page's budget used, in half elements (an attribute is one)
         self.formatting: list[bytes] = []  # active formatting elements; b"" is a marker
         self.formatting_elements = 0  # entries that are not markers
         self.open_with: dict[int, int] = dict.fromkeys(SOUGHT, 0)  # entries by sought flag
@@ -368,8 +368,8 @@ class _Scan:
             at, self_closing = _attributes_end(data, name_end, attributes, starts)
             if at > size:
                 break
-            self.nodes += 1 + min(len(starts), ATTRIBUTE_LIMIT)
-            if self.nodes > NODE_LIMIT:  # past the budget: the rest of the page goes
+            self.nodes += 2 + min(len(starts), ATTRIBUTE_LIMIT)
+            if self.nodes > 2 * NODE_LIMIT:  # past the budget: the rest of the page goes
                 self.cuts.append((lt, size, b""))
                 break
             name = data[lt + 1 : name_end].lower()
