@@ -63,7 +63,7 @@ cdef uint64_t TBODY_NAME, TR_NAME
 cdef uint64_t OPTION_NAME
 cdef uint32_t TBODY_FLAGS, TR_FLAGS
 cdef uint32_t ENTRY_FOREIGN, ENTRY_DROPPED
-cdef Py_ssize_t DEPTH_LIMIT, FORMATTING_LIMIT, SEARCH_LIMIT
+cdef Py_ssize_t DEPTH_LIMIT, FORMATTING_LIMIT, SEARCH_LIMIT, NODE_LIMIT, ATTRIBUTE_LIMIT
 DEF SOUGHT_COUNT = 7
 cdef uint32_t SOUGHT[SOUGHT_COUNT]  # the flags a search looks for (nesting.SOUGHT)
 
@@ -108,7 +108,7 @@ cdef inline uint32_t _flags_of(uint64_t h) noexcept nogil:
 def configure(dict element_flags, dict bits, Py_ssize_t depth_limit,
               Py_ssize_t formatting_limit, Py_ssize_t search_limit,
               tuple comment_tokens, tuple box_tokens, tuple article_types,
-              bytes region_attribute):
+              bytes region_attribute, Py_ssize_t node_limit, Py_ssize_t attribute_limit):
     """Take nesting.py's flag table, its flag bits by name, its limits and region words."""
     global _token_objects, _article_types, _region_attribute, H1
     global MAIN_NAME, ARTICLE_NAME, META_NAME, SCRIPT_NAME, ENTRY_REGION
@@ -118,6 +118,7 @@ def configure(dict element_flags, dict bits, Py_ssize_t depth_limit,
     global BUTTON, P, FOREIGN, INTEGRATION, BREAKOUT, INLINE_ELEMENT, LIST_PASS
     global BOUNDARY_ELEMENT
     global ENTRY_FOREIGN, ENTRY_DROPPED, DEPTH_LIMIT, FORMATTING_LIMIT, SEARCH_LIMIT
+    global NODE_LIMIT, ATTRIBUTE_LIMIT
     global _configured
     cdef bytes name
     cdef uint64_t h
@@ -180,6 +181,7 @@ def configure(dict element_flags, dict bits, Py_ssize_t depth_limit,
     OPTION_NAME = _hash(b"option", 6)
     TBODY_FLAGS, TR_FLAGS = _flags_of(TBODY_NAME), _flags_of(TR_NAME)
     DEPTH_LIMIT, FORMATTING_LIMIT, SEARCH_LIMIT = depth_limit, formatting_limit, search_limit
+    NODE_LIMIT, ATTRIBUTE_LIMIT = node_limit, attribute_limit
     SOUGHT[:] = [P, LI, DDDT, CELL, ROW, SECTION, BUTTON]
     _configured = True
 
@@ -203,6 +205,10 @@ cdef class _Scan:
     cdef Py_ssize_t* mark_of
     cdef Py_ssize_t attribute_start[ATTRIBUTE_COUNT]
     cdef Py_ssize_t attribute_end[ATTRIBUTE_COUNT]
+    # The bound on the page's size (nesting.NODE_LIMIT), in half elements:
+    # two a start tag, one an attribute, read so far; of the start tag being read, its attributes, where those
+    # past ATTRIBUTE_LIMIT begin (-1: none) and where its attributes end.
+    cdef Py_ssize_t nodes, tag_attributes, excess_start, attributes_close
 
     def __cinit__(self):
         self.capacity = 64
@@ -624,6 +630,8 @@ cdef class _Scan:
         cdef Py_ssize_t close, name_start, name_end, value_start, value_end
         cdef int slot
         self_closing[0] = False
+        self.tag_attributes = 0
+        self.excess_start = -1
         if self.regions:
             for slot in range(ATTRIBUTE_COUNT):
                 self.attribute_start[slot] = -1
@@ -634,14 +642,19 @@ cdef class _Scan:
                 return size + 1
             c = d[at]
             if c == 62:
+                self.attributes_close = at
                 return at + 1
             if c == 47:
                 if at + 1 < size and d[at + 1] == 62:
                     self_closing[0] = True
+                    self.attributes_close = at
                     return at + 2
                 at += 1
                 continue
             name_start = at
+            self.tag_attributes += 1
+            if self.tag_attributes > ATTRIBUTE_LIMIT and self.excess_start < 0:
+                self.excess_start = name_start
             at += 1  # an attribute's name (its first character may be "=")
             while at < size:
                 c = d[at]
@@ -739,9 +752,21 @@ cdef class _Scan:
             at = self.attributes_end(name_end, &self_closing)
             if at > size:
                 return 0
+            # In half elements: an element is two, an attribute one.
+            self.nodes += 2 + min(self.tag_attributes, ATTRIBUTE_LIMIT)
+            if self.nodes > 2 * NODE_LIMIT:
+                # Past the page's budget the rest of the page goes, tags and
+                # text, as a browser's limits end a page (nesting.NODE_LIMIT).
+                self.cuts.append((lt, size, b""))
+                return 0
             name = _hash(d + lt + 1, name_end - lt - 1)
+            cut_before = len(self.cuts)
             self.start_tag(name, lt, at, self_closing, name_end,
                            self.labels(name) if self.regions else 0)
+            if self.excess_start >= 0 and not (
+                    len(self.cuts) > cut_before and self.cuts[len(self.cuts) - 1][0] == lt):
+                # The attributes past ATTRIBUTE_LIMIT go (unless the whole tag did).
+                self.cuts.append((self.excess_start, self.attributes_close, b""))
             flags = _flags_of(name)
             if (self.regions and name == META_NAME and self.attribute_is(A_PROPERTY, b"og:type")
                     and self.attribute_is(A_CONTENT, b"article")):

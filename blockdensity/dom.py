@@ -12,7 +12,12 @@ import re
 from functools import cache
 from typing import Final, TypeAlias
 
-from selectolax.lexbor import LexborDocumentOptions, LexborHTMLParser, LexborNode
+from selectolax.lexbor import (
+    LexborDocumentOptions,
+    LexborHTMLParser,
+    LexborNode,
+    SelectolaxError,
+)
 
 from blockdensity.nesting import bound_nesting
 
@@ -77,7 +82,13 @@ def parse(html: str | bytes, *, regions: bool = False) -> Document:
     if _GROWING_REFERENCE.search(data) is not None:
         data = _GROWING_REFERENCE.sub(_replacement, data)
     data = bound_nesting(data, regions=regions)
-    return LexborHTMLParser(data, options=LexborDocumentOptions.WO_EVENTS, scripting=True)
+    try:
+        return LexborHTMLParser(data, options=LexborDocumentOptions.WO_EVENTS, scripting=True)
+    except SelectolaxError as error:
+        # lexbor fails a parse only when it cannot allocate: the process is at
+        # its memory limit (a fit process's, worker.stage.fitproc). Said as such,
+        # so that the caller can tell it from a bug.
+        raise MemoryError(f"the HTML parser ran out of memory ({error})") from None
 
 
 @cache

@@ -52,9 +52,11 @@ from blockdensity.elements import (
 )
 
 __all__ = [
+    "ATTRIBUTE_LIMIT",
     "DEPTH_LIMIT",
     "ELEMENT_FLAGS",
     "FORMATTING_LIMIT",
+    "NODE_LIMIT",
     "REGION_ATTRIBUTE",
     "bound_nesting",
     "cuts",
@@ -71,6 +73,19 @@ DEPTH_LIMIT: Final = 256
 # builder re-creates in every later block. Real pages stay far below (the
 # development corpus: at most 3 at once, counted as the scan counts them).
 FORMATTING_LIMIT: Final = 8
+# The work one page may cause, in elements: its start tags, and its attributes
+# at half an element each (lexbor's tree costs about 0.55 KB an element and
+# 0.27 KB an attribute), counted as the scan reads them (an 8 MiB page, the
+# worker's body limit, holds up to 2 million). Past it the rest of the page
+# goes, tags and text, as a browser's limits end a page. Chosen by
+# measurement (bench.page_memory, RELIABILITY.md "Memory"): 200,000 cost a
+# fit at most about 110 MiB and half a second, whatever they are made of, and
+# are twenty times the development corpus's largest page (9,893 elements).
+NODE_LIMIT: Final = 200_000
+# Attributes of one start tag: lexbor checks each new one against those
+# before it (quadratic: 32,000 on one element, 250 KB, took 7 s). Past the
+# bound the rest of the tag's attributes go. The corpus's most: 70.
+ATTRIBUTE_LIMIT: Final = 256
 # How far up the stack a search for an end tag's element, or for the element
 # a start tag implicitly closes, goes: as deep as the stack lexbor is left
 # with (the tree builder's own searches stop at scope boundaries, which real
@@ -216,6 +231,8 @@ configure(
     _BOX_TOKENS,
     _ARTICLE_TYPES,
     REGION_ATTRIBUTE.encode(),
+    NODE_LIMIT,
+    ATTRIBUTE_LIMIT,
 )
 
 

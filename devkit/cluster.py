@@ -16,7 +16,9 @@ input is accounted for. The suite runs a short variant
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
+import functools
 import json
 import re
 import secrets
@@ -26,6 +28,7 @@ from pathlib import Path
 
 from devkit.client import Client
 from devkit.messages import collect, collect_urls, corpus_pages, msgpack_page, page_url
+from devkit.netlab import NetLab
 from devkit.rabbitnode import PrivateRabbit, RabbitUnavailableError, Started
 from devkit.workers import WorkerProcess, http_get, start_worker, worker_env
 from worker.config import StageSettings
@@ -36,9 +39,32 @@ __all__ = ["NodeKillConfig", "NodeKillReport", "PrivateCluster", "run_node_kill"
 class PrivateCluster(Started):
     """`size` private RabbitMQ nodes clustered together; see the module's docstring."""
 
-    def __init__(self, size: int = 3, prefix: str = "cluster") -> None:
+    def __init__(
+        self,
+        size: int = 3,
+        prefix: str = "cluster",
+        lab: NetLab | None = None,
+        net_ticktime: int | None = None,
+    ) -> None:
         cookie = secrets.token_hex(16).upper()
-        self.nodes = [PrivateRabbit(f"{prefix}{n}x", cookie=cookie) for n in range(size)]
+        self._lab = lab
+        if lab is None:  # on loopback
+            self.nodes = [PrivateRabbit(f"{prefix}{n}x", cookie=cookie) for n in range(size)]
+        else:  # each node in its own namespace of `lab` (its hosts, in order)
+            self.nodes = [
+                PrivateRabbit(
+                    f"{prefix}{n}x",
+                    cookie=cookie,
+                    # guest may log in from other hosts: the namespaces' private subnet
+                    extra_config="loopback_users = none\n"
+                    # How long the nodes take to declare a silent peer down: Erlang's
+                    # default is 60 s (then between 60 and 75 s).
+                    + (f"net_ticktime = {net_ticktime}\n" if net_ticktime else ""),
+                    address=lab.addresses[host],
+                    wrap=functools.partial(lab.command, host),
+                )
+                for n, host in enumerate(list(lab.addresses)[:size])
+            ]
 
     @property
     def urls(self) -> list[str]:
@@ -46,9 +72,12 @@ class PrivateCluster(Started):
 
     def start(self) -> None:
         first, *others = self.nodes
-        first.start()
+        # The nodes boot at the same time (a boot is mostly waiting); then
+        # each joins the first, one at a time, as join_cluster requires.
+        with concurrent.futures.ThreadPoolExecutor(len(self.nodes)) as boot:
+            for started in [boot.submit(node.start) for node in self.nodes]:
+                started.result()
         for node in others:
-            node.start()
             node.ctl("stop_app")
             node.ctl("join_cluster", first.name)
             node.ctl("start_app")
@@ -71,7 +100,9 @@ class PrivateCluster(Started):
 
     def stop(self) -> None:
         for node in self.nodes:
-            node.stop()
+            # In a lab, a node cut off or partitioned may take a minute to shut
+            # down cleanly, and its namespace goes with the lab anyway.
+            node.stop(graceful=self._lab is None)
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,7 @@ import signal
 import subprocess
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
 from typing import Self
@@ -81,21 +82,31 @@ class Started:
 class PrivateRabbit(Started):
     """One RabbitMQ node of our own; see the module's docstring."""
 
-    def __init__(
+    def __init__(  # noqa: PLR0913 - a node's settings, the last two by keyword
         self,
         prefix: str = "private",
         extra_config: str = "",
         cookie: str | None = None,
         plugins: tuple[str, ...] = (),
+        *,
+        address: str = "127.0.0.1",
+        wrap: Callable[[list[str]], list[str]] = list,
     ) -> None:
+        # `address`: the node's IP (another than loopback in a namespace of
+        # devkit.netlab's, then the node has a long name, name@address); `wrap`
+        # turns each command into one run where the node lives (ip netns exec).
+        self.address = address
+        self._wrap = wrap
         self.plugins = plugins  # e.g. rabbitmq_consistent_hash_exchange
         self.extra_config = extra_config  # rabbitmq.conf lines (e.g. a TLS listener)
         # Nodes of one cluster share their Erlang cookie (devkit.cluster).
         self.cookie = cookie or secrets.token_hex(16).upper()
-        self.name = f"{prefix}{secrets.token_hex(4)}@localhost"
-        self.port = free_port()
-        self.dist_port = free_port()
-        self.url = f"amqp://guest:guest@127.0.0.1:{self.port}/"
+        self.long_name = address != "127.0.0.1"
+        self.name = f"{prefix}{secrets.token_hex(4)}@{address if self.long_name else 'localhost'}"
+        # A namespace of its own has every port free: the standard ones.
+        self.port = 5672 if self.long_name else free_port()
+        self.dist_port = 25672 if self.long_name else free_port()
+        self.url = f"amqp://guest:guest@{address}:{self.port}/"
         self.directory = Path(tempfile.mkdtemp(prefix=f"rabbit-{prefix}-"))
         self._pid: int | None = None
         self._env = self._environment()
@@ -111,8 +122,10 @@ class PrivateRabbit(Started):
         (folder / "enabled_plugins").write_text(f"[{','.join(self.plugins)}].\n", encoding="ascii")
         # The shared node's /etc/rabbitmq/rabbitmq.conf binds 5672: ours replaces it.
         (folder / "rabbitmq.conf").write_text(
-            f"listeners.tcp.local = 127.0.0.1:{self.port}\n{self.extra_config}", encoding="ascii"
+            f"listeners.tcp.local = {self.address}:{self.port}\n{self.extra_config}",
+            encoding="ascii",
         )
+        interface = self.address.replace(".", ",")
         (folder / "rabbitmq-env.conf").write_text("", encoding="ascii")
         return {
             **os.environ,
@@ -121,21 +134,25 @@ class PrivateRabbit(Started):
             "RABBITMQ_CONFIG_FILE": str(folder / "rabbitmq.conf"),
             "RABBITMQ_NODENAME": self.name,
             "RABBITMQ_NODE_PORT": str(self.port),
-            "RABBITMQ_NODE_IP_ADDRESS": "127.0.0.1",
+            "RABBITMQ_NODE_IP_ADDRESS": self.address,
             "RABBITMQ_DIST_PORT": str(self.dist_port),
             "RABBITMQ_MNESIA_BASE": str(folder / "mnesia"),
             "RABBITMQ_LOG_BASE": str(folder / "log"),
             "RABBITMQ_ENABLED_PLUGINS_FILE": str(folder / "enabled_plugins"),
             "RABBITMQ_PID_FILE": str(folder / "pid"),
-            "RABBITMQ_SERVER_ADDITIONAL_ERL_ARGS": "-kernel inet_dist_use_interface {127,0,0,1}",
-            "ERL_EPMD_ADDRESS": "127.0.0.1",
+            "RABBITMQ_SERVER_ADDITIONAL_ERL_ARGS": (
+                f"-kernel inet_dist_use_interface {{{interface}}}"
+            ),
+            # In a namespace, epmd answers the other nodes on the node's address too.
+            "ERL_EPMD_ADDRESS": f"127.0.0.1,{self.address}" if self.long_name else "127.0.0.1",
+            **({"RABBITMQ_USE_LONGNAME": "true"} if self.long_name else {}),
         }
 
     def start(self, timeout: float = 120) -> None:
         """Start the node; return once it accepts AMQP connections."""
         atexit.register(self.stop)
         subprocess.run(  # noqa: S603 - fixed command, our own arguments
-            [_tool("rabbitmq-server"), "-detached"],
+            self._wrap([_tool("rabbitmq-server"), "-detached"]),
             env=self._env,
             check=True,
             capture_output=True,
@@ -169,7 +186,7 @@ class PrivateRabbit(Started):
     ) -> subprocess.CompletedProcess[str]:
         """`rabbitmqctl -n <this node> args...`."""
         return subprocess.run(  # noqa: S603 - fixed command, our own arguments
-            [_tool("rabbitmqctl"), "-n", self.name, *args],
+            self._wrap([_tool("rabbitmqctl"), "-n", self.name, *args]),
             env=self._env,
             check=check,
             capture_output=True,
@@ -232,14 +249,16 @@ class PrivateRabbit(Started):
         # which is under this node's own temporary directory, is on the command line.
         return str(self.directory).encode() in cmdline
 
-    def stop(self) -> None:
-        """Shut the node down (killing it if it will not go) and delete its directory."""
+    def stop(self, *, graceful: bool = True) -> None:
+        """Shut the node down (killing it if it will not go, or at once without
+        `graceful`) and delete its directory."""
         if self._stopped:
             return
         self._stopped = True
         pid = self._pid or self._read_pid()
-        with contextlib.suppress(subprocess.SubprocessError, OSError):
-            self.ctl("shutdown", timeout=60, check=False)
+        if graceful:
+            with contextlib.suppress(subprocess.SubprocessError, OSError):
+                self.ctl("shutdown", timeout=60, check=False)
         if pid is not None and self._is_ours(pid):
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)

@@ -18,7 +18,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -112,8 +112,13 @@ class WorkerProcess:
         return self.log.read_text(errors="replace")
 
 
-def start_worker(env: dict[str, str], log: Path) -> WorkerProcess:
-    """`python -m worker` with `env`, its output in `log`; returns once /readyz says ready."""
+def start_worker(
+    env: dict[str, str], log: Path, preexec: Callable[[], None] | None = None
+) -> WorkerProcess:
+    """`python -m worker` with `env`, its output in `log`; returns once /readyz says ready.
+
+    `preexec` runs in the new process before the worker does (e.g. joining a
+    memory cgroup, devkit.cgroup)."""
     with log.open("ab") as out:
         process = subprocess.Popen(
             [sys.executable, "-m", "worker"],
@@ -121,6 +126,7 @@ def start_worker(env: dict[str, str], log: Path) -> WorkerProcess:
             cwd=ROOT,
             stdout=out,
             stderr=subprocess.STDOUT,
+            preexec_fn=preexec,  # noqa: PLW1509 - it only joins a cgroup
         )
     port = int(env["BLOCKDENSITY_HTTP_PORT"])
     deadline = time.monotonic() + 60

@@ -19,7 +19,13 @@ from hypothesis import strategies as st
 
 from blockdensity import fit_text, html_to_text, nesting
 from blockdensity.dom import Document
-from blockdensity.nesting import DEPTH_LIMIT, FORMATTING_LIMIT, bound_nesting
+from blockdensity.nesting import (
+    ATTRIBUTE_LIMIT,
+    DEPTH_LIMIT,
+    FORMATTING_LIMIT,
+    NODE_LIMIT,
+    bound_nesting,
+)
 from devkit.corpus import DEFAULT_DATA, Corpus
 from devkit.fuzzing import CORPUS_DIR
 from devkit.hostile import Html, flat_divs, nested_divs, unclosed_formatting
@@ -328,3 +334,42 @@ def test_a_main_container_inside_another_is_marked_too() -> None:
     # The inner_container rule reads the containers nested in the main one.
     nested_main = '<main><article><div itemprop="articleBody">a</div></article></main>'
     assert [labels for _, labels in marks(nested_main)] == ["main", "main", "main"]
+
+
+# ------------------------------------------------------------- the page's budget
+
+
+def test_a_page_past_the_node_budget_ends_there() -> None:
+    # Closed elements: nothing nests, only the count of nodes matters.
+    unit = b"<div>a</div>"
+    data = unit * (NODE_LIMIT + 10)
+    assert bound_nesting(data) == unit * NODE_LIMIT
+    agree(data)
+    assert bound_nesting(unit * NODE_LIMIT) == unit * NODE_LIMIT  # exactly the budget
+
+
+def test_attributes_count_toward_the_budget_at_half_an_element() -> None:
+    unit = b'<i a="1" b="2">x</i>'  # two elements' worth: the element and two halves
+    whole = NODE_LIMIT // 2
+    data = unit * (whole + 5)
+    assert bound_nesting(data) == unit * whole
+    agree(data)
+
+
+@pytest.mark.parametrize("close", [b">", b"/>", b" >"])
+def test_attributes_past_the_limit_on_one_tag_go(close: bytes) -> None:
+    kept = b"".join(b" a%d=1" % index for index in range(ATTRIBUTE_LIMIT))
+    extra = b"".join(b" b%d='2'" % index for index in range(100))
+    data = b"<p>x<div" + kept + extra + close + b"text</div>"
+    # From the first attribute past the limit to the tag's end (the space before it stays).
+    assert bound_nesting(data) == b"<p>x<div" + kept + b" " + close.lstrip() + b"text</div>"
+    agree(data)
+    assert bound_nesting(b"<div" + kept + b">t</div>") == b"<div" + kept + b">t</div>"
+
+
+def test_a_million_attributes_on_one_element_cost_a_fit_little() -> None:
+    # lexbor checks each attribute against those before it: a million took
+    # too long to wait for before the bound (RELIABILITY.md, "Memory").
+    data = b"<div" + b"".join(b" a%x=1" % index for index in range(1_000_000)) + b">text</div>"
+    fit = fit_text(data)
+    assert fit.text == "text"

@@ -143,6 +143,8 @@ class StageSettings(BrokerSettings, _InputQueues):
     pool_size: int
     prefetch: int
     max_tasks_per_child: int
+    fit_memory_limit: int
+    fit_recycle_memory: int
     pool_watch_interval: float
     fit_timeout: float
     pool_start_timeout: float
@@ -152,6 +154,9 @@ class StageSettings(BrokerSettings, _InputQueues):
     fit_statuses: frozenset[int]
     grace_period: float
     reconnect_interval: float
+    heartbeat: int
+    broker_timeout: float
+    broker_check_interval: float
     http_host: str
     http_port: int
     liveness_timeout: float
@@ -537,10 +542,48 @@ SETTINGS: Final[tuple[Setting, ...]] = (
         "On SIGTERM, time to finish in-flight pages before requeueing the rest.",
     ),
     Setting(
+        "fit_memory_limit",
+        _size,
+        "256MiB",
+        "How much a fit process's data may grow beyond its size at start (RLIMIT_DATA; 0: no "
+        "limit). A page that needs more is dead-lettered as memory, and the process recycled: "
+        "only its page fails, never the worker.",
+    ),
+    Setting(
+        "fit_recycle_memory",
+        _size,
+        "128MiB",
+        "A fit process whose resident memory is past this after a page is replaced (0: never): "
+        "the memory a large page took goes back to the pod.",
+    ),
+    Setting(
         "reconnect_interval",
         _seconds(0.1, 600),
         "2",
         "Pause between attempts to reconnect to the broker.",
+    ),
+    Setting(
+        "heartbeat",
+        _int(0, 600),
+        "5",
+        "AMQP heartbeat asked of the broker, in seconds (0: none); an address's own "
+        "?heartbeat= wins. Either side finds the other dead after about three of them.",
+    ),
+    Setting(
+        "broker_timeout",
+        _seconds(0.1, 600),
+        "3",
+        "Bound on each step of connecting (connect, declare, consume) and on the answer to "
+        "the worker's own check of its connection; a connection that misses it is given up "
+        "for the next address.",
+    ),
+    Setting(
+        "broker_check_interval",
+        _seconds(0.1, 600),
+        "1",
+        "How often the worker checks that the broker it consumes from answers (a passive "
+        "declare of the input queue): a node cut off by the network is found within this "
+        "plus BLOCKDENSITY_BROKER_TIMEOUT.",
     ),
     Setting("http_host", _host, "0.0.0.0", "Address of /metrics, /healthz and /readyz."),  # noqa: S104 - a pod's probes come from outside
     Setting("http_port", _int(0, 65535), "9108", "Port of /metrics, /healthz and /readyz."),

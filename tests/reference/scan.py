@@ -14,6 +14,7 @@ from typing import Final
 
 from blockdensity.elements import ARTICLE_TYPES, BOX_TOKENS, COMMENT_TOKENS
 from blockdensity.nesting import (
+    ATTRIBUTE_LIMIT,
     BOUNDARY_ELEMENT,
     BOXES_LABEL,
     BREAKOUT,
@@ -38,6 +39,7 @@ from blockdensity.nesting import (
     LIST_PASS,
     MAIN_LABEL,
     MARKER,
+    NODE_LIMIT,
     OPTION,
     PLAINTEXT,
     RAW,
@@ -94,6 +96,7 @@ class _Scan:
         self.flags: list[int] = []
         self.kept = 0  # entries of the stack not taken out of the page
         self.tables = 0  # kept table elements on the stack
+        self.nodes = 0  # the page's budget used, in half elements (an attribute is one)
         self.formatting: list[bytes] = []  # active formatting elements; b"" is a marker
         self.formatting_elements = 0  # entries that are not markers
         self.open_with: dict[int, int] = dict.fromkeys(SOUGHT, 0)  # entries by sought flag
@@ -329,7 +332,7 @@ class _Scan:
             if self.flags[index] & stop:
                 return
 
-    def run(self) -> list[Cut]:  # noqa: C901, PLR0912 - one branch per kind of markup
+    def run(self) -> list[Cut]:  # noqa: C901, PLR0912, PLR0915 - a branch per kind of markup
         data = self.data
         size = len(data)
         at = 0
@@ -361,12 +364,22 @@ class _Scan:
             name_end = _name_end(data, lt + 1)
             if attributes is not None:
                 attributes.clear()
-            at, self_closing = _attributes_end(data, name_end, attributes)
+            starts: list[int] = []
+            at, self_closing = _attributes_end(data, name_end, attributes, starts)
             if at > size:
+                break
+            self.nodes += 2 + min(len(starts), ATTRIBUTE_LIMIT)
+            if self.nodes > 2 * NODE_LIMIT:  # past the budget: the rest of the page goes
+                self.cuts.append((lt, size, b""))
                 break
             name = data[lt + 1 : name_end].lower()
             labels = self.labels(name, attributes) if attributes is not None else []
+            cut_before = len(self.cuts)
             self.start_tag(name, lt, at, self_closing, labels)
+            if len(starts) > ATTRIBUTE_LIMIT and not (
+                len(self.cuts) > cut_before and self.cuts[-1][0] == lt
+            ):  # the attributes past the limit go, unless the whole tag did
+                self.cuts.append((starts[ATTRIBUTE_LIMIT], at - (2 if self_closing else 1), b""))
             flags = ELEMENT_FLAGS.get(name.decode("latin-1"), 0)
             if attributes is not None and name == b"meta":
                 content = attributes.get(b"content", b"").strip().lower()
@@ -434,12 +447,15 @@ def _comment_end(data: bytes, lt: int) -> int:
 
 
 def _attributes_end(  # noqa: C901, PLR0912 - the tokenizer's attribute states
-    data: bytes, at: int, attributes: dict[bytes, bytes] | None = None
+    data: bytes,
+    at: int,
+    attributes: dict[bytes, bytes] | None = None,
+    starts: list[int] | None = None,
 ) -> tuple[int, bool]:
     """Just past the ">" that ends a start tag's attributes, and whether it self-closes.
 
     With `attributes`, the values of the region attributes go in it (the first
-    of each name, as HTML keeps).
+    of each name, as HTML keeps); with `starts`, where each attribute begins.
     """
     size = len(data)
     while True:
@@ -456,6 +472,8 @@ def _attributes_end(  # noqa: C901, PLR0912 - the tokenizer's attribute states
             at += 1
             continue
         name_start = at
+        if starts is not None:
+            starts.append(name_start)
         at += 1  # an attribute's name (its first character may be "=")
         while at < size and data[at] not in _ATTRIBUTE_NAME_END:
             at += 1

@@ -286,6 +286,9 @@ async def test_the_deployed_broker_refuses_a_message_over_16_mib(
     # Bounds what a worker holds before it can dead-letter a page as too_large.
     limit = node_with_a_user.ctl("eval", "application:get_env(rabbit, max_message_size).")
     assert limit.stdout.strip() == "{ok,16777216}"
+    # And a partition is declared within seconds (deploy/README.md, "A cluster").
+    tick = node_with_a_user.ctl("eval", "net_kernel:get_net_ticktime().")
+    assert tick.stdout.strip() == "15"
     async with Client(node_with_a_user.url) as client:
         queue = await client.channel.declare_queue("size-check", exclusive=True)
         await client.publish(queue.name, b"x" * (16 << 20), content_type=None)

@@ -8,6 +8,17 @@ consumers, and re-consume when the broker cancels a consumer (a queue
 deleted, a quorum leader moved); with several addresses (a cluster),
 `Broker.supervise` moves to the next node when one is lost.
 
+A connection can also be lost without closing: a node cut off by the
+network answers nothing and resets nothing. The AMQP heartbeat
+(BLOCKDENSITY_HEARTBEAT) finds that only after three of its intervals, so
+`supervise` checks the connection in use itself: every
+BLOCKDENSITY_BROKER_CHECK_INTERVAL a passive declare of the input queue
+must be answered within BLOCKDENSITY_BROKER_TIMEOUT, else the connection is
+given up (the worker is unready from then until it consumes again) and the
+next address taken. Every step of a (re)connection is bounded by the same
+timeout, and a reconnection finds the topology passively instead of
+declaring it again (worker.amqp.topology.find_inputs says why).
+
 Publishing uses publisher confirms and mandatory=True with returns raised:
 `publish_output` returns only once the broker has the output in a queue,
 and raises PublishFailedError otherwise, so that the caller can requeue the
@@ -42,6 +53,8 @@ from worker.amqp.topology import (
     HEADER_REASON,
     declare_inputs,
     declare_outputs,
+    find_inputs,
+    find_outputs,
 )
 from worker.config import StageSettings, redact_url
 
@@ -51,6 +64,13 @@ log = logging.getLogger(__name__)
 
 # How often `supervise` looks at the connections (a node is given up after two looks).
 _FAILOVER_POLL: Final = 0.5
+# A first declaration, which may create queues (a quorum queue's members start
+# on every node of a cluster), is bounded at this many times
+# BLOCKDENSITY_BROKER_TIMEOUT.
+_SLOW_STEPS: Final = 4
+# After a move to another node, how long publishes wait for their confirms
+# past the publish timeout: the cluster's recovery of a lost node's queues.
+_SETTLING: Final = 30.0
 # How often the publishing connection's flow-control state is read.
 _BLOCKED_POLL: Final = 0.25
 
@@ -131,8 +151,9 @@ class Delivery(Received):
 class Broker:
     """The worker's two connections, its topology, its consumer and its publishes."""
 
-    def __init__(self, settings: StageSettings) -> None:
+    def __init__(self, settings: StageSettings, on_move: Callable[[], None] = lambda: None) -> None:
         self._settings = settings
+        self._on_move = on_move  # told of each connection given up for another
         # The nodes of one cluster (or one address), in an order of this process's
         # own: replicas spread over the nodes, and each moves on in its order.
         self._urls = list(settings.amqp_urls)
@@ -148,6 +169,13 @@ class Broker:
         self._output: AbstractExchange | None = None
         self._dead_letters: AbstractExchange | None = None
         self._consumer_tags: dict[str, str] = {}  # input queue -> consumer tag
+        self._check_channel: AbstractRobustChannel | None = None  # supervise's probe
+        self._declared = False  # the topology was declared once: later, found passively
+        # Why the connection in use was given up, until consuming again (readiness).
+        self._lost: str | None = None
+        self._closing: set[asyncio.Task[None]] = set()  # abandoned connections closing
+        self._moved_at = float("-inf")  # loop time the worker last consumed after a move
+        self._given_up: str | None = None  # the address last given up
         # Flow control (RabbitMQ's connection.blocked): set by `watch_blocked`.
         self.blocked = False
         self.blocks = 0  # how many times the broker has blocked us: a publish
@@ -163,14 +191,12 @@ class Broker:
         """
         interval = self._settings.reconnect_interval
         while not stop.is_set():
-            for _ in range(len(self._urls)):
-                url = self._urls[self._next_url]
-                self._next_url = (self._next_url + 1) % len(self._urls)
+            for url in self._in_turn():
                 try:
                     await self._connect(url)
                 except (*AMQP_FAILURES, OSError) as error:
-                    log.warning("cannot reach the broker at %s (%s)", redact_url(url), error)
-                    await self.close()
+                    log.warning("cannot reach the broker at %s (%s)", redact_url(url), _said(error))
+                    self._abandon()
                 else:
                     self.url = url
                     return True
@@ -181,46 +207,128 @@ class Broker:
                 await asyncio.wait_for(stop.wait(), interval)
         return False
 
-    async def supervise(self, stop: asyncio.Event, interval: float = _FAILOVER_POLL) -> None:
-        """With several addresses: move to the next node when the one in use is lost.
+    def _in_turn(self) -> list[str]:
+        """The addresses to try, from the next in this process's order; one given up
+        lately goes last (a node cut off would cost a connect timeout each round)."""
+        count = len(self._urls)
+        turn = [self._urls[(self._next_url + step) % count] for step in range(count)]
+        self._next_url = (self._next_url + 1) % count
+        lost = self._given_up
+        return [url for url in turn if url != lost] + [url for url in turn if url == lost]
 
-        aio-pika would retry the lost node for as long as it is down; a
-        cluster has others, and the queues' new leaders are there within
-        seconds. A connection that has been down for `interval` (two polls in
-        a row) is given up: both connections move to the next address that
-        answers, the topology is declared again (idempotently) and the
-        consumer registered again. The pages in flight on the lost channel
-        cannot be acked: the broker delivers them again (at least once).
-        Runs until `stop` is set; does nothing with one address.
+    async def supervise(self, stop: asyncio.Event, interval: float = _FAILOVER_POLL) -> None:
+        """Give up a connection that is lost or cannot make progress, and move on.
+
+        Two ways to lose it. A connection that closed (a node stopped or
+        killed) and has stayed down for `interval` (two polls in a row): with
+        several addresses, aio-pika would retry the lost node for as long as
+        it is down, while a cluster has others whose queues have new leaders
+        within seconds; with one, aio-pika reconnects to it. And a connection
+        that stays open but answers nothing (a node cut off by the network):
+        every BLOCKDENSITY_BROKER_CHECK_INTERVAL a passive declare of the
+        input queue on a channel of its own must be answered within
+        BLOCKDENSITY_BROKER_TIMEOUT (any address count). Either way both
+        connections move to the next address that answers (the same one, with
+        one address), the topology is found again and the consumer registered
+        again; the pages in flight on the lost channel cannot be acked, and
+        the broker delivers them again (at least once). Runs until `stop`.
         """
-        if len(self._urls) < 2:  # one address: aio-pika reconnects to it
-            return
         down_since: float | None = None
         loop = asyncio.get_running_loop()
+        check_every = self._settings.broker_check_interval
+        next_check = loop.time() + check_every
         while not stop.is_set():
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(stop.wait(), interval)
+                await asyncio.wait_for(stop.wait(), min(interval, check_every))
             if stop.is_set() or self._on_message is None:
                 continue
-            if self._connections_up():
-                down_since = None
-                continue
             now = loop.time()
-            if down_since is None:
-                down_since = now
-                continue
-            lost = self.url
-            log.warning(
-                "lost the broker at %s for %.1f s; moving to the next address",
-                redact_url(lost or "?"),
-                now - down_since,
-            )
+            reason: str | None = None
+            if not self._connections_up():
+                if len(self._urls) < 2:  # one address: aio-pika reconnects to it
+                    continue
+                if down_since is None:
+                    down_since = now
+                    continue
+                reason = f"the connection has been down for {now - down_since:.1f} s"
+            else:
+                down_since = None
+                if now < next_check:
+                    continue
+                next_check = now + check_every
+                reason = await self._check()
+                if reason is None:
+                    continue
             down_since = None
-            on_message = self._on_message
-            await self.close()
-            if await self.connect(stop):
+            await self._move(stop, reason)
+
+    async def _check(self) -> str | None:
+        """Why the connection in use cannot make progress, or None: a passive declare of
+        the input queue answered within the timeout."""
+        channel = self._check_channel
+        timeout = self._settings.broker_timeout
+        try:
+            if channel is None or channel.is_closed:
+                raise aiormq.exceptions.ChannelInvalidStateError("the check channel is closed")
+            underlay = await channel.get_underlay_channel()
+            await asyncio.wait_for(
+                underlay.queue_declare(self._settings.input_queues[0], passive=True), timeout
+            )
+        except TimeoutError:
+            return f"the broker did not answer a passive declare within {timeout:g} s"
+        except AMQP_FAILURES as error:
+            return f"the broker's check failed: {error!r}"
+        return None
+
+    async def _move(self, stop: asyncio.Event, reason: str) -> None:
+        """Give the connection in use up (why: `reason`) and consume at the next address
+        that serves; unready until then."""
+        on_message = self._on_message
+        assert on_message is not None  # noqa: S101 - supervise checks
+        self._lost = f"gave up the broker at {redact_url(self.url or '?')}: {reason}"
+        if len(self._urls) > 1:
+            self._given_up = self.url
+        self._on_move()
+        log.warning(
+            "%s; moving to the %s",
+            self._lost,
+            "next address" if len(self._urls) > 1 else "same address, connecting again",
+        )
+        self._abandon()
+        while not stop.is_set():
+            if not await self.connect(stop):
+                return
+            try:
                 await self.start_consuming(on_message)
-                log.warning("now consuming at %s", redact_url(self.url or "?"))
+            except (*AMQP_FAILURES, OSError) as error:
+                log.warning(
+                    "cannot consume at %s (%s); trying the next address",
+                    redact_url(self.url or "?"),
+                    _said(error),
+                )
+                self._abandon()
+                continue
+            self._lost = None
+            self._moved_at = asyncio.get_running_loop().time()
+            log.warning("now consuming at %s", redact_url(self.url or "?"))
+            return
+
+    def _abandon(self) -> None:
+        """Drop both connections at once; their closes finish (or time out) in the background:
+        a lost node may never answer a close, and the move must not wait for it."""
+        for connection in (self._consume_connection, self._publish_connection):
+            if connection is not None and not connection.is_closed:
+                task = asyncio.get_running_loop().create_task(close_quietly(connection))
+                self._closing.add(task)
+                task.add_done_callback(self._closing.discard)
+        self._forget()
+
+    def _forget(self) -> None:
+        self._consume_connection = self._publish_connection = None
+        self._consume_channel = self._publish_channel = self._check_channel = None
+        self._output = self._dead_letters = None
+        self._inputs = []
+        self._consumer_tags = {}
 
     def _connections_up(self) -> bool:
         for connection in (self._consume_connection, self._publish_connection):
@@ -229,32 +337,75 @@ class Broker:
         return True
 
     async def _connect(self, url: str) -> None:
+        """Both connections to `url` and the topology, each step within the broker timeout."""
         settings = self._settings
-        self._consume_connection = await aio_pika.connect_robust(
-            url,
-            reconnect_interval=settings.reconnect_interval,
-            client_properties={"connection_name": "blockdensity-worker consume"},
+        timeout = settings.broker_timeout
+        options: dict[str, Any] = {"reconnect_interval": settings.reconnect_interval}
+        if "heartbeat=" not in url:  # an address's own ?heartbeat= wins
+            options["heartbeat"] = settings.heartbeat
+        self._consume_connection = consuming = await asyncio.wait_for(
+            aio_pika.connect_robust(
+                url,
+                client_properties={"connection_name": "blockdensity-worker consume"},
+                **options,
+            ),
+            timeout,
         )
-        self._publish_connection = await aio_pika.connect_robust(
-            url,
-            reconnect_interval=settings.reconnect_interval,
-            client_properties={"connection_name": "blockdensity-worker publish"},
+        self._publish_connection = publishing = await asyncio.wait_for(
+            aio_pika.connect_robust(
+                url,
+                client_properties={"connection_name": "blockdensity-worker publish"},
+                **options,
+            ),
+            timeout,
         )
-        self._publish_channel = channel = await self._publish_connection.channel(
-            publisher_confirms=True, on_return_raises=True
+        self._publish_channel = channel = await asyncio.wait_for(
+            publishing.channel(publisher_confirms=True, on_return_raises=True),
+            timeout,
         )
-        self._dead_letters, self._output = await declare_outputs(channel, settings)
-
-        self._consume_channel = consume = await self._consume_connection.channel(
-            publisher_confirms=False
+        self._consume_channel = consume = await asyncio.wait_for(
+            consuming.channel(publisher_confirms=False), timeout
+        )
+        self._check_channel = await asyncio.wait_for(
+            consuming.channel(publisher_confirms=False), timeout
         )
         # One prefetch budget over every input queue: basic.qos (per consumer,
         # the only kind RabbitMQ 4.3 keeps) divides it; the handler's slots
         # bound the pages being fitted to the budget whatever the division.
-        await consume.set_qos(
-            prefetch_count=max(1, settings.prefetch // len(settings.input_queues))
+        await asyncio.wait_for(
+            consume.set_qos(prefetch_count=max(1, settings.prefetch // len(settings.input_queues))),
+            timeout,
         )
-        self._inputs, _ = await declare_inputs(consume, settings)
+        if self._declared:
+            try:
+                await asyncio.wait_for(self._find(channel, consume), timeout)
+            except aiormq.exceptions.ChannelNotFoundEntity:
+                # Deleted meanwhile: declared again below, on fresh channels (a
+                # failed passive declare closes its channel).
+                log.warning("the topology is gone at %s; declaring it again", redact_url(url))
+                self._publish_channel = channel = await publishing.channel(
+                    publisher_confirms=True, on_return_raises=True
+                )
+                self._consume_channel = consume = await consuming.channel(publisher_confirms=False)
+                await consume.set_qos(
+                    prefetch_count=max(1, settings.prefetch // len(settings.input_queues))
+                )
+            else:
+                return
+        # The first declaration may create queues (a quorum queue's members start
+        # on every node): a few steps' worth of time.
+        await asyncio.wait_for(self._declare(channel, consume), _SLOW_STEPS * timeout)
+        self._declared = True
+
+    async def _declare(
+        self, publish: AbstractRobustChannel, consume: AbstractRobustChannel
+    ) -> None:
+        self._dead_letters, self._output = await declare_outputs(publish, self._settings)
+        self._inputs, _ = await declare_inputs(consume, self._settings)
+
+    async def _find(self, publish: AbstractRobustChannel, consume: AbstractRobustChannel) -> None:
+        self._dead_letters, self._output = await find_outputs(publish, self._settings)
+        self._inputs = await find_inputs(consume, self._settings)
 
     async def start_consuming(self, on_message: Callable[[Delivery], None]) -> None:
         """Deliver each message to `on_message`, which must not block (it starts a task)."""
@@ -272,8 +423,12 @@ class Broker:
             return consume
 
         for queue in self._inputs:
-            self._consumer_tags[queue.name] = await queue.consume(
-                consumer(queue.name), no_ack=False
+            # Bounded: a consume waits on the queue's leader as the cluster
+            # knows it, which a partition may have cut off, until the cluster
+            # declares that node down (RELIABILITY.md, "Partitions"); then it
+            # is tried again at the next address.
+            self._consumer_tags[queue.name] = await asyncio.wait_for(
+                queue.consume(consumer(queue.name), no_ack=False), self._settings.broker_timeout
             )
 
     async def stop_consuming(self) -> None:
@@ -326,15 +481,24 @@ class Broker:
         """Publish and wait for the confirm; PublishFailedError if none came.
 
         The publish timeout counts only time in which the broker is not
-        blocking us. While a resource alarm blocks publishing, the broker
+        blocking us, nor the first seconds after a move to another node (below).
+        While a resource alarm blocks publishing, the broker
         holds the message unread (or has it, and confirms later): giving up
         would requeue a page whose output then arrives anyway, a duplicate
         and a delivery lost against the limit. So the wait goes on while
         blocked, and the timer starts again once the block is lifted. A
         confirm that is merely slow (the broker not blocking) still fails the
         publish after the timeout, and the input is requeued.
+
+        After a move to another node of a cluster that lost one, the queues'
+        leaders are being re-established: a publish may wait for the cluster
+        for several seconds and then be confirmed. Giving up on it would
+        requeue a page whose output arrives anyway (a duplicate), so for
+        _SETTLING seconds after consuming again a publish waits on (a lost
+        connection still fails it at once).
         """
         timeout = self._settings.publish_timeout
+        loop = asyncio.get_running_loop()
         publish = asyncio.ensure_future(
             exchange.publish(message, routing_key, mandatory=True, timeout=None)
         )
@@ -345,7 +509,8 @@ class Broker:
                 if done:
                     publish.result()
                     return
-                if not self.blocked and self.blocks == blocks:
+                settling = loop.time() - self._moved_at < _SETTLING
+                if not self.blocked and self.blocks == blocks and not settling:
                     raise TimeoutError(f"no confirm within {timeout:g} s")
         except AMQP_FAILURES as error:
             raise PublishFailedError(f"publish to {exchange.name!r} failed: {error!r}") from None
@@ -392,6 +557,8 @@ class Broker:
     async def unready_reason(self) -> str | None:  # noqa: PLR0911 - one answer per condition
         """Why the worker cannot take pages now, or None: both connections up,
         the consumer registered with the broker, publishing not blocked."""
+        if self._lost is not None:
+            return self._lost
         if not self._consumer_tags:
             return "not consuming"
         if not self._connections_up():
@@ -418,8 +585,11 @@ class Broker:
         """Close both connections (the broker requeues whatever is still unacked)."""
         for connection in (self._consume_connection, self._publish_connection):
             await close_quietly(connection)
-        self._consume_connection = self._publish_connection = None
-        self._consume_channel = self._publish_channel = None
-        self._output = self._dead_letters = None
-        self._inputs = []
-        self._consumer_tags = {}
+        self._forget()
+        if self._closing:  # connections given up earlier
+            await asyncio.gather(*self._closing, return_exceptions=True)
+
+
+def _said(error: BaseException) -> str:
+    """An error's message, or its type's name when it has none (a TimeoutError)."""
+    return str(error) or type(error).__name__

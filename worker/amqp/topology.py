@@ -24,6 +24,8 @@ __all__ = [
     "OutputTopology",
     "declare_inputs",
     "declare_outputs",
+    "find_inputs",
+    "find_outputs",
     "input_queue_arguments",
 ]
 
@@ -120,4 +122,28 @@ async def declare_outputs(
     )
     clean = await channel.declare_queue(settings.output_queue, durable=True, arguments=_QUORUM)
     await clean.bind(output, settings.output_routing_key)
+    return dead_letters, output
+
+
+# --- finding what exists (a reconnection) -----------------------------------------------
+
+
+async def find_inputs(channel: AbstractChannel, settings: InputTopology) -> list[AbstractQueue]:
+    """The input queues, declared passively: they must exist already.
+
+    A reconnection finds the topology instead of declaring it again: on
+    RabbitMQ 3.x a binding, even one that exists, is a Mnesia transaction,
+    which waits on every node of the cluster, a node cut off included, until
+    the others declare it down (net_ticktime, a minute by default;
+    RELIABILITY.md, "Partitions"). A passive declare asks only the node at hand.
+    """
+    return [await channel.declare_queue(name, passive=True) for name in settings.input_queues]
+
+
+async def find_outputs(
+    channel: AbstractChannel, settings: OutputTopology
+) -> tuple[AbstractExchange, AbstractExchange]:
+    """The dead-letter and output exchanges, declared passively (see `find_inputs`)."""
+    dead_letters = await channel.declare_exchange(settings.dead_letter_exchange, passive=True)
+    output = await channel.declare_exchange(settings.output_exchange, passive=True)
     return dead_letters, output

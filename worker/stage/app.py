@@ -42,7 +42,7 @@ class App:
     def __init__(self, settings: StageSettings, metrics: Metrics | None = None) -> None:
         self.settings = settings
         self.metrics = metrics or Metrics()
-        self.broker = Broker(settings)
+        self.broker = Broker(settings, on_move=self.metrics.broker_moves.inc)
         self.pool = FitPool(
             size=settings.pool_size,
             timeout=settings.fit_timeout,
@@ -50,6 +50,8 @@ class App:
             function=resolve_fit_function(settings.fit_function),
             profile=settings.profile,
             output_blocks=settings.output_blocks,
+            memory_limit=settings.fit_memory_limit,
+            recycle_memory=settings.fit_recycle_memory,
             on_restart=self.metrics.pool_restarted,
         )
         self.health = HealthServer(
@@ -144,6 +146,12 @@ class App:
     async def _unready_reason(self) -> str | None:
         if self._stopping:
             return "stopping"
+        forkserver = self.pool.forkserver_problem
+        self.metrics.forkserver_up.set(
+            forkserver is None and self.pool.forkserver_state == "running"
+        )
+        if forkserver is not None:
+            return f"{forkserver}; being replaced"
         if not self.pool.live_processes:
             return "no fit process is running (the log says why)"
         return await self.broker.unready_reason()

@@ -16,6 +16,7 @@ import contextlib
 import ctypes
 import os
 import pkgutil
+import resource
 import signal
 import socket
 import time
@@ -31,6 +32,7 @@ from worker.stage.ipc import (
     FitReply,
     Fitted,
     Frame,
+    OutOfMemory,
     Pong,
     Raised,
     Ready,
@@ -73,6 +75,39 @@ def resolve_fit_function(path: str) -> FitFunction:
 
 _PR_SET_PDEATHSIG: Final = 1
 
+# /proc/<pid>/oom_score_adj of a fit process, and of the forkserver: when a
+# pod's memory runs out, the kernel's OOM killer takes a fit process first
+# (its page alone fails), then the forkserver (replaced, with its fit
+# processes), never the worker, which holds every page in flight (0, the
+# default: only a privileged process may go lower).
+_FIT_OOM_SCORE: Final = 1000
+FORKSERVER_OOM_SCORE: Final = 900
+
+# This process's data limit beyond its size at start, in bytes (0: none).
+_memory_limit = 0
+
+
+def be_killed_first(score: int) -> None:
+    """Ask the kernel's OOM killer to choose this process before others (Linux)."""
+    with contextlib.suppress(OSError), open("/proc/self/oom_score_adj", "w") as adj:
+        adj.write(str(score))
+
+
+def limit_data(extra: int) -> int:
+    """Limit this process's data (heap and anonymous mappings, RLIMIT_DATA) to its size now
+    plus `extra` bytes; 0: no limit. Returns the limit set, in bytes (0 if none)."""
+    if extra <= 0:
+        return 0
+    try:
+        with open("/proc/self/status", "rb") as status:
+            data = next(line for line in status if line.startswith(b"VmData:"))
+        now = int(data.split()[1]) * 1024
+        limit = now + extra
+        resource.setrlimit(resource.RLIMIT_DATA, (limit, limit))
+    except (OSError, ValueError, StopIteration):
+        return 0  # no such limit here: the pod's, and the OOM killer's order, remain
+    return limit
+
 
 def die_with_parent() -> None:
     """Ask the kernel (Linux) for SIGKILL when this process's parent goes."""
@@ -81,10 +116,23 @@ def die_with_parent() -> None:
         libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
-def serve(channel: socket.socket, profile: Profile, blocks: bool, function: FitFunction) -> None:
-    """A fit process's whole life: say ready, then answer frames until the parent closes."""
-    global _conf, _blocks  # noqa: PLW0603 - one per process, set once before any page
+def serve(
+    channel: socket.socket,
+    profile: Profile,
+    blocks: bool,
+    function: FitFunction,
+    memory_limit: int = 0,
+) -> None:
+    """A fit process's whole life: say ready, then answer frames until the parent closes.
+
+    `memory_limit`: how many bytes the process's data may grow by beyond its
+    size at start (0: no limit); a page that needs more fails alone
+    (OutOfMemory) instead of the kernel's OOM killer choosing a process.
+    """
+    global _conf, _blocks, _memory_limit  # noqa: PLW0603 - one per process, set once
     die_with_parent()  # no fit process outlives the forkserver
+    be_killed_first(_FIT_OOM_SCORE)
+    _memory_limit = limit_data(memory_limit)
     # Ctrl-C in a terminal signals the whole process group: the worker decides
     # when its fit processes stop (by closing their sockets), not the keyboard.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -104,7 +152,9 @@ def serve(channel: socket.socket, profile: Profile, blocks: bool, function: FitF
             if kind == Frame.PING:
                 _send(channel, Pong())
             else:
-                _send(channel, answer(payload, FRAME_ENCODINGS[Frame(kind)], function))
+                reply = answer(payload, FRAME_ENCODINGS[Frame(kind)], function)
+                del payload  # the page's memory back before the answer is encoded
+                _send(channel, reply)
 
 
 def answer(body: bytes | bytearray, encoding: Encoding, function: FitFunction) -> FitReply:
@@ -119,6 +169,10 @@ def answer(body: bytes | bytearray, encoding: Encoding, function: FitFunction) -
             blocks_kept=clean.blocks_kept,
             fit_seconds=clean.fit_seconds,
         )
+    except MemoryError as error:
+        # Past the process's limit (or the machine's): the page's memory is
+        # free again once this frame is gone; the parent recycles the process.
+        return OutOfMemory(error=f"{type(error).__name__}: {error}", limit=_memory_limit)
     except Exception as error:  # noqa: BLE001 - reported to the parent, which requeues the page
         return Raised(error=f"{type(error).__name__}: {error}")
 

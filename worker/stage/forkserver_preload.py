@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import sys
 
-from worker.stage.fitproc import die_with_parent
+from worker.stage.fitproc import FORKSERVER_OOM_SCORE, be_killed_first, die_with_parent
 
 # The forkserver runs as `python -c "from multiprocessing.forkserver import main; ..."`:
 # anywhere else (an import by mistake), do nothing.
 if sys.argv[:1] == ["-c"] and "multiprocessing.forkserver" in sys.modules:
     die_with_parent()
+    be_killed_first(FORKSERVER_OOM_SCORE)  # after a fit process, before the worker

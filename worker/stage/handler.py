@@ -203,7 +203,9 @@ class Handler(Generic[InboundT]):
         settings = self._settings
         count = delivery.delivery_count
         attempts = f"delivery {count + 1} of {settings.delivery_limit + 1}"
-        if count >= settings.delivery_limit:
+        if count >= settings.delivery_limit or error.final:
+            # The last chance the broker allows, or one that would fail alike
+            # (a page past the memory limit): dead-lettered with why.
             return await self._dead_letter(delivery, error.reason, f"{error} ({attempts})", url)
         log.warning(
             "%s: %s (%s); requeued",

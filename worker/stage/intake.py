@@ -22,6 +22,7 @@ import re
 from typing import Any, Final, NamedTuple
 from urllib.parse import urlsplit
 
+from blockdensity.decode import resolve_label
 from worker.config import StageSettings, describe_statuses
 from worker.content import (
     BodyTooLargeError,
@@ -71,7 +72,7 @@ def admit(
         raise RefusedError(
             Outcome.NOT_HTML, f"HTTP content type {page.content_type!r} of {page.url} is not HTML"
         )
-    kind = binary_kind(page.body)
+    kind = binary_kind(page.body, page.charset)
     if kind is not None:
         raise RefusedError(
             Outcome.NOT_HTML, f"the body of {page.url} is {kind}, not HTML - at $.body"
@@ -164,15 +165,21 @@ _SAMPLE: Final = 1024
 _CONTROL_BYTES: Final = bytes(b for b in range(32) if b not in (9, 10, 12, 13, 27))
 _MAX_CONTROL_SHARE: Final = 0.05
 _UTF16_BOMS: Final = (b"\xff\xfe", b"\xfe\xff")
+# The codecs of the WHATWG encodings whose text is half NUL bytes (the labels
+# utf-16, utf-16le, unicode, ucs-2, ... resolve to these two).
+_UTF16_CODECS: Final = {"utf-16le": "utf-16-le", "utf-16be": "utf-16-be"}
+_CONTROL_CHARACTERS: Final = dict.fromkeys(_CONTROL_BYTES)
 
 
-def binary_kind(body: bytes | str) -> str | None:
+def binary_kind(body: bytes | str, charset: str | None = None) -> str | None:
     """What kind of non-text `body` is (e.g. "PDF"), or None when it may be HTML.
 
-    The rule: a known file signature at the start, or (without a UTF-16 byte
-    order mark, whose text is half NUL bytes) more than 5% of the first
-    1,024 bytes being NUL or C0 control characters other than tab, line
-    feed, form feed, carriage return and escape.
+    The rule: a known file signature at the start, or more than 5% of the
+    first 1,024 bytes being NUL or C0 control characters other than tab,
+    line feed, form feed, carriage return and escape. UTF-16 text is half
+    NUL bytes: with a byte order mark it is text; declared UTF-16 by HTTP
+    (`charset`, as the decoder reads it), its first 1,024 bytes are decoded
+    as declared and the rule counts control characters instead.
     """
     if isinstance(body, str):
         head = body[:_SAMPLE].encode("utf-8", "surrogatepass")[:_SAMPLE]
@@ -185,9 +192,16 @@ def binary_kind(body: bytes | str) -> str | None:
         return _RIFF_KINDS[head[8:12]]
     if not head or head.startswith(_UTF16_BOMS):
         return None
-    controls = len(head) - len(head.translate(None, _CONTROL_BYTES))
-    if controls > _MAX_CONTROL_SHARE * len(head):
-        return f"binary data ({controls} of its first {len(head)} bytes are control bytes)"
+    codec = _UTF16_CODECS.get(resolve_label(charset) or "") if charset else None
+    if codec is not None and isinstance(body, bytes):
+        text = head.decode(codec, "replace")
+        controls, length = len(text) - len(text.translate(_CONTROL_CHARACTERS)), len(text)
+        units = f"characters, read as {charset}, are control characters"
+    else:
+        controls, length = len(head) - len(head.translate(None, _CONTROL_BYTES)), len(head)
+        units = "bytes are control bytes"
+    if controls > _MAX_CONTROL_SHARE * length:
+        return f"binary data ({controls} of its first {length} {units})"
     return None
 
 

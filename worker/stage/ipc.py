@@ -28,6 +28,7 @@ __all__ = [
     "FitReply",
     "Fitted",
     "Frame",
+    "OutOfMemory",
     "Pong",
     "Raised",
     "Ready",
@@ -72,6 +73,14 @@ class Raised(msgspec.Struct, tag="raised", array_like=True, frozen=True):
     error: str
 
 
+class OutOfMemory(msgspec.Struct, tag="memory", array_like=True, frozen=True):
+    """The fit needed more memory than a fit process may take (its limit, in bytes): the
+    page fails, the process is recycled."""
+
+    error: str
+    limit: int
+
+
 class Ready(msgspec.Struct, tag="ready", array_like=True, frozen=True):
     """A fit process has started and takes pages."""
 
@@ -82,7 +91,7 @@ class Pong(msgspec.Struct, tag="pong", array_like=True, frozen=True):
     """A fit process's answer to the watchdog's ping."""
 
 
-FitReply = Fitted | Raised | Ready | Pong
+FitReply = Fitted | Raised | OutOfMemory | Ready | Pong
 _REPLY_ENCODER: Final = msgspec.msgpack.Encoder()
 _REPLY_DECODER: Final = msgspec.msgpack.Decoder(FitReply)
 

@@ -100,8 +100,21 @@ class Metrics:
         )
         self.pool_restarts = Counter(
             "blockdensity_pool_restarts",
-            "Fit processes replaced, by reason: crashed, timeout, broken, stopped, unresponsive.",
+            "Fit processes replaced, by reason: crashed, timeout, broken, stopped, unresponsive, "
+            "forkserver (the forkserver was replaced, and its fit processes with it).",
             ["reason"],
+            registry=registry,
+        )
+        self.forkserver_up = Gauge(
+            "blockdensity_forkserver_up",
+            "1 while the forkserver that starts the fit processes runs, else 0 "
+            "(stopped, gone or being replaced).",
+            registry=registry,
+        )
+        self.broker_moves = Counter(
+            "blockdensity_broker_moves",
+            "Connections to the broker given up (lost, or no answer to the worker's own check "
+            "within BLOCKDENSITY_BROKER_TIMEOUT) for the next address.",
             registry=registry,
         )
         self.broker_blocked = Gauge(

@@ -24,6 +24,7 @@ class Outcome(StrEnum):
     STATUS = "status"  # dead-lettered: an HTTP status the worker does not fit
     TIMEOUT = "timeout"  # the fit ran past its timeout: requeued, or dead-lettered at the limit
     CRASHED = "crashed"  # the fit's process died or the fit raised: likewise
+    MEMORY = "memory"  # dead-lettered: the fit needed more than BLOCKDENSITY_FIT_MEMORY_LIMIT
     PUBLISH_FAILED = "publish_failed"  # the broker confirmed no output: requeued
 
 
@@ -35,3 +36,5 @@ class RestartReason(StrEnum):
     BROKEN = "broken"  # a fit process could not start, or died before it was ready; retried
     STOPPED = "stopped"  # found stopped (SIGSTOP, a debugger) by the watchdog
     UNRESPONSIVE = "unresponsive"  # idle, yet answered no ping for several rounds
+    FORKSERVER = "forkserver"  # the forkserver was stopped, gone or stuck: replaced
+    MEMORY = "memory"  # recycled: grew past BLOCKDENSITY_FIT_RECYCLE_MEMORY, or hit its limit

@@ -17,15 +17,22 @@ kernel to kill it when its parent (the forkserver) goes, and the forkserver
 asks the same of the worker, so a SIGKILLed worker leaves no orphans behind,
 even with a fit stuck on a page.
 
-The parent learns that a child has exited from the process's sentinel (the
-forkserver writes its exit status there), and only then replaces it: an
-exit is never missed, and never counted twice.
+The parent learns that a child has died from the child's own socket: its
+end closes with the process (end of file), whatever killed it, and its page
+is released at once. The forkserver's report of the exit status (the
+process's sentinel) names the signal when it comes within a moment, but
+nothing waits on the forkserver: a child is started from a thread, within a
+bound, and a forkserver that is stopped, gone or does not start a child
+within the bound is killed and replaced (its children go with it, each
+asked to die with its parent: their pages are released too). A death is
+handled once, whichever way it was seen first.
 """
 
 from __future__ import annotations
 
 import asyncio
 import collections
+import concurrent.futures
 import contextlib
 import functools
 import logging
@@ -48,6 +55,7 @@ from worker.stage.ipc import (
     FitReply,
     Fitted,
     Frame,
+    OutOfMemory,
     Pong,
     Raised,
     Ready,
@@ -58,6 +66,7 @@ from worker.stage.outcome import Outcome, RestartReason
 __all__ = [
     "FitCrashedError",
     "FitFailedError",
+    "FitMemoryError",
     "FitPool",
     "FitPoolStartError",
     "FitTimeoutError",
@@ -67,9 +76,11 @@ log = logging.getLogger(__name__)
 
 
 class FitFailedError(Exception):
-    """The fit of one page did not produce a result. `reason` is its outcome."""
+    """The fit of one page did not produce a result. `reason` is its outcome; `final`, that
+    another try would fail alike (the page is dead-lettered at once)."""
 
     reason = Outcome.CRASHED
+    final = False
 
 
 class FitTimeoutError(FitFailedError):
@@ -82,6 +93,14 @@ class FitCrashedError(FitFailedError):
     """The fit's process died (signal, exit) or the fit raised."""
 
     reason = Outcome.CRASHED
+
+
+class FitMemoryError(FitFailedError):
+    """The fit needed more memory than a fit process may take: the page fails for good
+    (another try needs as much), and its process is recycled."""
+
+    reason = Outcome.MEMORY
+    final = True
 
 
 class FitPoolStartError(RuntimeError):
@@ -112,6 +131,8 @@ class _Child:
     done: int = 0  # pages fitted
     retiring: bool = False  # recycled or closing: its exit is no failure
     killed_for: RestartReason | None = None  # why the parent killed it, if it did
+    pidfd: int = -1  # a handle on the process that no reused pid can mistake
+    gone: bool = False  # its death has been handled (from its socket or its sentinel)
 
 
 class _Channel(asyncio.Protocol):
@@ -119,8 +140,14 @@ class _Channel(asyncio.Protocol):
 
     def __init__(self) -> None:
         self.on_reply: Callable[[FitReply], None] = lambda _reply: None
+        self.on_lost: Callable[[], None] = lambda: None
         self.transport: asyncio.Transport | None = None
         self._buffer = bytearray()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        # The child's end closed: it exited or died (or the parent closed ours).
+        self.transport = None
+        self.on_lost()
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         assert isinstance(transport, asyncio.Transport)  # noqa: S101 - a stream socket's
@@ -179,8 +206,12 @@ class FitPool:
         profile: Profile = DEFAULT_CONF.profile,
         output_blocks: bool = False,
         on_restart: Callable[[RestartReason], None] = lambda _: None,
+        memory_limit: int = 0,
+        recycle_memory: int = 0,
     ) -> None:
         self._size = size
+        self._memory_limit = memory_limit  # a fit process's growth limit (RLIMIT_DATA)
+        self._recycle_memory = recycle_memory  # resident size past which one is recycled
         self._profile = profile
         self._output_blocks = output_blocks
         self._timeout = timeout
@@ -199,6 +230,14 @@ class FitPool:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._closing = False
         self._connecting: set[asyncio.Task[object]] = set()  # held, so none is collected
+        # Children start from this thread: starting one waits on the forkserver.
+        self._starter = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="fit-start")
+        self._spawner: asyncio.Task[None] | None = None
+        self._replacing: asyncio.Task[None] | None = None
+        # Why the forkserver cannot start fit processes now (readiness), or None.
+        self.forkserver_problem: str | None = None
+        # Children whose exit the forkserver has yet to report, by sentinel.
+        self._sentinels: dict[int, _Child] = {}
 
     def start(self) -> None:
         """Start the forkserver and the children (from the event loop's thread)."""
@@ -257,50 +296,124 @@ class FitPool:
 
     # --- children ----------------------------------------------------------------
 
-    def _spawn(self) -> bool:
+    def _respawn(self) -> None:
+        """Start children until `size` of them are not on their way out (in a task)."""
+        if self._closing or self._loop is None:
+            return
+        if self._spawner is None or self._spawner.done():
+            self._spawner = self._loop.create_task(self._spawn_missing())
+
+    async def _spawn_missing(self) -> None:
+        while not self._closing and self.live_processes < self._size:
+            if self._replacing is not None:
+                await asyncio.gather(self._replacing, return_exceptions=True)
+            if not await self._spawn():
+                await asyncio.sleep(_RESPAWN_DELAY)
+
+    async def _spawn(self) -> bool:
         """Start one child (it takes pages once it has said Ready); False if it could not."""
         loop = self._loop
         assert loop is not None  # noqa: S101 - start() ran
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         process = self._context.Process(
             target=serve,
-            args=(theirs, self._profile, self._output_blocks, self._function),
+            args=(
+                theirs,
+                self._profile,
+                self._output_blocks,
+                self._function,
+                self._memory_limit,
+            ),
             name="blockdensity-fit",
             daemon=True,
         )
         try:
-            # The forkserver starts (or restarts, if it died) here, without
-            # the broker URL in its environment: the children parse untrusted
-            # HTML with a C parser and need no credentials (a process's
-            # /proc/<pid>/environ shows the environment it was started with).
+            # The forkserver starts (or restarts, if it died) here, on the loop's
+            # thread: it asks to die with the thread that started it (PDEATHSIG),
+            # which must live as long as the pool. Without the broker URL in its
+            # environment: the children parse untrusted HTML with a C parser and
+            # need no credentials (/proc/<pid>/environ shows a process's own).
             with _without(_CREDENTIALS):
                 multiprocessing.forkserver.ensure_running()
-                process.start()
         except OSError as error:
+            ours.close()
+            theirs.close()
+            log.error(  # noqa: TRY400 - the error says it all
+                "could not start the forkserver: %s; retrying in %g s", error, _RESPAWN_DELAY
+            )
+            self._on_restart(RestartReason.BROKEN)
+            return False
+        started = loop.run_in_executor(self._starter, _start, process, theirs)
+        try:
+            await asyncio.wait_for(asyncio.shield(started), _FORKSERVER_TIMEOUT)
+        except TimeoutError:
+            ours.close()
+            self._forkserver_failed(
+                f"the forkserver started no fit process within {_FORKSERVER_TIMEOUT:g} s"
+            )
+            return False
+        except (OSError, EOFError, ValueError) as error:
             ours.close()
             log.error(  # noqa: TRY400 - the error says it all
                 "could not start a fit process: %s; retrying in %g s", error, _RESPAWN_DELAY
             )
             self._on_restart(RestartReason.BROKEN)
-            loop.call_later(_RESPAWN_DELAY, self._respawn)
             return False
-        finally:
-            theirs.close()  # the child has its own copy now
+        if self._closing:
+            ours.close()
+            _sigkill(process.pid or 0)
+            return False
         child = _Child(process=process, channel=_Channel(), pid=process.pid or 0)
+        with contextlib.suppress(OSError, AttributeError):
+            child.pidfd = os.pidfd_open(child.pid)
         child.channel.on_reply = functools.partial(self._on_reply, child)
+        child.channel.on_lost = functools.partial(self._on_lost, child)
         self._children.append(child)
         loop.add_reader(process.sentinel, self._on_exit, child)
+        self._sentinels[process.sentinel] = child
         # Its Ready waits in the socket until the transport reads it.
         connecting = loop.create_task(loop.connect_accepted_socket(lambda: child.channel, ours))
         self._connecting.add(connecting)
         connecting.add_done_callback(self._connecting.discard)
+        self.forkserver_problem = None
         return True
 
-    def _respawn(self) -> None:
-        """Start children until `size` of them are not on their way out."""
-        while not self._closing and self.live_processes < self._size:
-            if not self._spawn():
-                return  # _spawn tries again later
+    # --- the forkserver ---------------------------------------------------------------
+
+    def _forkserver_failed(self, problem: str) -> None:
+        """Kill the forkserver and start another (once at a time); unready meanwhile."""
+        if self._replacing is not None and not self._replacing.done():
+            return
+        assert self._loop is not None  # noqa: S101 - start() ran
+        self.forkserver_problem = problem
+        log.warning("%s: replacing it (its fit processes go with it)", problem)
+        self._on_restart(RestartReason.FORKSERVER)
+        self._replacing = self._loop.create_task(self._replace_forkserver())
+
+    async def _replace_forkserver(self) -> None:
+        server = multiprocessing.forkserver._forkserver  # the module's one server
+        pid = getattr(server, "_forkserver_pid", None)
+        if pid is not None:
+            # Our own child, not yet waited for: the pid is still its.
+            _sigkill(pid)
+            # Close its end, reap it and forget its address: the next start
+            # starts a new forkserver (blocking briefly on the reap: a thread).
+            await asyncio.to_thread(_forget_forkserver, server)
+        self._respawn()
+
+    @property
+    def forkserver_state(self) -> str:
+        """running, stopped, gone or none (not started): what /proc says of the forkserver."""
+        server = multiprocessing.forkserver._forkserver  # the module's one server
+        pid = getattr(server, "_forkserver_pid", None)
+        if pid is None:
+            return "none"
+        state = _process_state(pid)
+        if state in _STOPPED_STATES:
+            return "stopped"
+        if state in ("?", "Z", "X"):
+            return "gone"
+        return "running"
 
     def _on_reply(self, child: _Child, reply: FitReply) -> None:
         if isinstance(reply, Ready):
@@ -309,7 +422,7 @@ class FitPool:
         elif isinstance(reply, Pong):
             child.pinged = False
             child.misses = 0
-        elif isinstance(reply, Fitted | Raised):
+        elif isinstance(reply, Fitted | Raised | OutOfMemory):
             task = self._take_task(child)
             if task is None:
                 return
@@ -317,15 +430,32 @@ class FitPool:
             if not task.future.done():
                 if isinstance(reply, Fitted):
                     task.future.set_result(reply)
+                elif isinstance(reply, OutOfMemory):
+                    task.future.set_exception(
+                        FitMemoryError(
+                            f"the fit needed more memory than a fit process may take "
+                            f"({(reply.limit or 0) >> 20} MiB of data, "
+                            f"BLOCKDENSITY_FIT_MEMORY_LIMIT above its start): {reply.error}"
+                        )
+                    )
                 else:
                     # Raised inside the fit (blockdensity promises it never
                     # does): a bug, which a retry repeats until the delivery limit.
                     task.future.set_exception(FitCrashedError(f"fit raised {reply.error}"))
-            if self._max_tasks and child.done >= self._max_tasks:
+            if isinstance(reply, OutOfMemory) or self._grown(child):
+                self._on_restart(RestartReason.MEMORY)
+                self._retire(child)  # its heap may keep what the page took
+                self._respawn()
+            elif self._max_tasks and child.done >= self._max_tasks:
                 self._retire(child)  # recycling is not a restart
                 self._respawn()
             else:
                 self._make_idle(child)
+
+    def _grown(self, child: _Child) -> bool:
+        """Whether the child's resident memory is past the recycling bound (a large page
+        leaves the allocator holding memory it seldom gives back)."""
+        return bool(self._recycle_memory) and _resident_bytes(child.pid) > self._recycle_memory
 
     def _make_idle(self, child: _Child) -> None:
         if self._closing:
@@ -368,7 +498,7 @@ class FitPool:
         # No page may reach it between the kill and its exit.
         with contextlib.suppress(ValueError):
             self._idle.remove(child)
-        _sigkill(child.pid)
+        _kill_child(child)
 
     def _retire(self, child: _Child) -> None:
         """Let a child go: closing its socket ends its loop, and it exits."""
@@ -377,15 +507,39 @@ class FitPool:
             self._idle.remove(child)
         child.channel.close()
 
+    def _on_lost(self, child: _Child) -> None:
+        """The child's socket closed. Its exit status, if the forkserver reports it within
+        a moment, names the cause; past that moment the death is handled without it."""
+        if child.gone or self._loop is None:
+            return
+        if child.retiring and child.task is None:
+            self._lose(child, None)  # our close, or its own exit after it: expected
+            return
+        self._loop.call_later(_EXIT_STATUS_WAIT, self._lose, child, None)
+
     def _on_exit(self, child: _Child) -> None:
-        """The child has exited: fail its page, if it had one, and start another."""
+        """The forkserver reports the child's exit (its sentinel is readable)."""
         loop = self._loop
         assert loop is not None  # noqa: S101 - start() ran
         process = child.process
         loop.remove_reader(process.sentinel)
+        self._sentinels.pop(process.sentinel, None)
         code = process.exitcode
         process.close()
+        if child.pidfd >= 0:
+            os.close(child.pidfd)
+            child.pidfd = -1
+        self._lose(child, code)
+
+    def _lose(self, child: _Child, code: int | None) -> None:
+        """The child is gone: fail its page, if it had one, and start another (once)."""
+        loop = self._loop
+        if child.gone or loop is None:
+            return
         child.channel.close()
+        if code is None:
+            _kill_child(child)  # its socket closed: dead, dying or broken, it is done
+        child.gone = True
         with contextlib.suppress(ValueError):
             self._children.remove(child)
         with contextlib.suppress(ValueError):
@@ -435,6 +589,9 @@ class FitPool:
         """
         while True:
             await asyncio.sleep(interval)
+            state = self.forkserver_state
+            if state in ("stopped", "gone") and not self._closing:
+                self._forkserver_failed(f"the fit processes' forkserver is {state}")
             for child in list(self._children):
                 if child.killed_for is not None or child.retiring:
                     continue
@@ -489,19 +646,44 @@ class FitPool:
             if child.task is None:
                 self._retire(child)  # an idle child exits when its socket closes
             else:
-                _sigkill(child.pid)  # still on a page nobody waits for
+                _kill_child(child)  # still on a page nobody waits for
         deadline = loop.time() + _EXIT_WAIT
         while self._children and loop.time() < deadline:
             await asyncio.sleep(0.01)
         for child in list(self._children):
-            _sigkill(child.pid)
-        while self._children:  # SIGKILLed: each sentinel fires at once
+            _kill_child(child)
+        deadline = loop.time() + _EXIT_WAIT
+        while self._children and loop.time() < deadline:  # SIGKILLed: each socket closes
             await asyncio.sleep(0.01)
+        await self._stop_starting(loop, deadline + _EXIT_WAIT)
         self._loop = None
+
+    async def _stop_starting(self, loop: asyncio.AbstractEventLoop, deadline: float) -> None:
+        """Stop starting children, and stop waiting for the forkserver's reports by `deadline`."""
+        for task in (self._spawner, self._replacing):
+            if task is not None:
+                task.cancel()
+                await asyncio.gather(task, return_exceptions=True)
+        while self._sentinels and loop.time() < deadline:
+            await asyncio.sleep(0.01)  # the forkserver's reports, to close each process
+        for sentinel, child in list(self._sentinels.items()):
+            loop.remove_reader(sentinel)  # no report (the forkserver is gone): let it be
+            if child.pidfd >= 0:
+                os.close(child.pidfd)
+        self._sentinels.clear()
+        self._starter.shutdown(wait=False, cancel_futures=True)
 
 
 # How long a fit process that could not start waits for its successor.
 _RESPAWN_DELAY: Final = 1.0
+
+# How long the forkserver may take to start a fit process (it takes
+# milliseconds) before it is taken for stuck and replaced.
+_FORKSERVER_TIMEOUT: Final = 5.0
+
+# After a child's socket closes, how long its exit status (from the
+# forkserver) is waited for, to name the cause in the page's error.
+_EXIT_STATUS_WAIT: Final = 0.1
 
 # How long closing waits for idle children to exit by themselves (they take
 # milliseconds) before it kills them.
@@ -509,8 +691,36 @@ _EXIT_WAIT: Final = 2.0
 
 
 def _sigkill(pid: int) -> None:
-    with contextlib.suppress(ProcessLookupError):
-        os.kill(pid, signal.SIGKILL)
+    if pid > 0:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+
+
+def _kill_child(child: _Child) -> None:
+    """SIGKILL a fit process through its pidfd (the forkserver, not us, reaps it: its pid
+    may be another process's by now), else by pid while its exit is not yet seen."""
+    if child.pidfd >= 0:
+        with contextlib.suppress(ProcessLookupError, OSError):
+            signal.pidfd_send_signal(child.pidfd, signal.SIGKILL)
+    elif not child.gone:
+        _sigkill(child.pid)
+
+
+def _start(process: BaseProcess, theirs: socket.socket) -> None:
+    """Start `process` from the forkserver (in the starter thread: this waits on it)."""
+    try:
+        process.start()
+    finally:
+        theirs.close()  # the child has its own copy now
+
+
+def _forget_forkserver(server: multiprocessing.forkserver.ForkServer) -> None:
+    """After its SIGKILL: reap the forkserver and clear its state, so that the next start
+    runs a new one."""
+    with contextlib.suppress(OSError, ChildProcessError):
+        # ForkServer._stop (private, not in typeshed): closes its pipe, waits for it,
+        # forgets its address.
+        server._stop()  # type: ignore[attr-defined]
 
 
 # Environment variables that may carry a secret (the URL's password).
@@ -539,6 +749,18 @@ def _process_state(pid: int) -> str:
         return "?"
     # The command name is in parentheses and may hold anything: the state follows the last ')'.
     return data[data.rfind(b")") + 2 : data.rfind(b")") + 3].decode("ascii", "replace") or "?"
+
+
+_PAGE_SIZE: Final = os.sysconf("SC_PAGE_SIZE")
+
+
+def _resident_bytes(pid: int) -> int:
+    """A process's resident set size (/proc/<pid>/statm), 0 if unknown."""
+    try:
+        with open(f"/proc/{pid}/statm", "rb") as statm:
+            return int(statm.read().split()[1]) * _PAGE_SIZE
+    except (OSError, IndexError, ValueError):
+        return 0
 
 
 def _describe_exit(code: int | None) -> str:

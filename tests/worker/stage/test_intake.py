@@ -8,7 +8,10 @@ import msgspec
 import pytest
 
 from worker.config import StageSettings, describe_statuses, parse_statuses
+from worker.schemas import CleanPage
+from worker.stage.fitproc import answer, fit_page
 from worker.stage.intake import RefusedError, admit, binary_kind, check_status, check_url
+from worker.stage.ipc import Fitted
 from worker.stage.outcome import Outcome
 
 PAGE = b"<!DOCTYPE html><html><body><p>" + b"words " * 200 + b"</p></body></html>"
@@ -109,6 +112,43 @@ def test_text_is_not_binary(body: bytes | str) -> None:
 
 def test_a_pdf_in_a_str_body_is_found_too() -> None:
     assert binary_kind("%PDF-1.4 ...") == "PDF"
+
+
+_UTF16_PAGE = "<!doctype html><title>Grüße</title><p>Ein Absatz über Köln.</p>" * 20
+
+
+@pytest.mark.parametrize(
+    ("charset", "codec"),
+    [("utf-16le", "utf-16-le"), ("UTF-16", "utf-16-le"), ("utf-16be", "utf-16-be")],
+)
+def test_utf16_declared_by_http_without_a_bom_is_text(charset: str, codec: str) -> None:
+    body = _UTF16_PAGE.encode(codec)
+    assert binary_kind(body) is not None  # half NUL bytes, read as bytes
+    assert binary_kind(body, charset) is None
+
+
+def test_binary_data_declared_utf16_is_still_binary() -> None:
+    controls = "".join(map(chr, range(1, 9))) * 40
+    assert binary_kind(controls.encode("utf-16-le"), "utf-16le") == (
+        "binary data (320 of its first 320 characters, read as utf-16le, are control characters)"
+    )
+    assert binary_kind(b"%PDF-1.4" + bytes(2000), "utf-16le") == "PDF"
+
+
+def test_a_page_declared_utf16le_in_http_without_a_bom_is_admitted_and_read_so() -> None:
+    body = _UTF16_PAGE.encode("utf-16-le")
+    message = msgspec.msgpack.encode(
+        {"url": "https://e.org/", "body": body, "charset": "utf-16le", "content_type": "text/html"}
+    )
+    settings = StageSettings.from_env({})
+    encoding, _, admitted = admit(
+        message, content_type="application/msgpack", content_encoding=None, settings=settings
+    )
+    reply = answer(admitted, encoding, fit_page)
+    assert isinstance(reply, Fitted), reply
+    clean = msgspec.msgpack.decode(reply.output, type=CleanPage)
+    assert clean.title == "Grüße"
+    assert "Ein Absatz über Köln." in clean.text
 
 
 # ------------------------------------------------------------------------------- status

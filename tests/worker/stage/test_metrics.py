@@ -57,6 +57,7 @@ def test_outcomes_are_the_issues() -> None:
         "status",
         "timeout",
         "crashed",
+        "memory",
         "publish_failed",
     }
 
