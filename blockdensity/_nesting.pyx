@@ -56,7 +56,7 @@ DEF A_CONTENT = 5
 DEF A_TYPE = 6
 DEF ATTRIBUTE_COUNT = 7
 cdef uint64_t _attribute_hashes[ATTRIBUTE_COUNT]
-cdef uint64_t MAIN_NAME, ARTICLE_NAME, META_NAME, SCRIPT_NAME
+cdef uint64_t MAIN_NAME, ARTICLE_NAME, META_NAME, SCRIPT_NAME, NOSCRIPT_NAME
 # The parents the tree builder inserts for a row or a cell put straight into
 # a table (tbody) or a table section (tr), and their flags.
 cdef uint64_t TBODY_NAME, TR_NAME
@@ -111,7 +111,7 @@ def configure(dict element_flags, dict bits, Py_ssize_t depth_limit,
               bytes region_attribute, Py_ssize_t node_limit, Py_ssize_t attribute_limit):
     """Take nesting.py's flag table, its flag bits by name, its limits and region words."""
     global _token_objects, _article_types, _region_attribute, H1
-    global MAIN_NAME, ARTICLE_NAME, META_NAME, SCRIPT_NAME, ENTRY_REGION
+    global MAIN_NAME, ARTICLE_NAME, META_NAME, SCRIPT_NAME, NOSCRIPT_NAME, ENTRY_REGION
     global TBODY_NAME, TR_NAME, TBODY_FLAGS, TR_FLAGS, OPTION_NAME
     global VOID, IGNORED, RAW, PLAINTEXT, FORMATTING, SINGLE, CLOSES_P, SCOPE, MARKER
     global TABLE, TABLE_PART, SPECIAL, LI, DDDT, HEADING, OPTION, CELL, ROW, SECTION
@@ -177,6 +177,7 @@ def configure(dict element_flags, dict bits, Py_ssize_t depth_limit,
     H1 = _hash(b"h1", 2)
     MAIN_NAME, ARTICLE_NAME = _hash(b"main", 4), _hash(b"article", 7)
     META_NAME, SCRIPT_NAME = _hash(b"meta", 4), _hash(b"script", 6)
+    NOSCRIPT_NAME = _hash(b"noscript", 8)
     TBODY_NAME, TR_NAME = _hash(b"tbody", 5), _hash(b"tr", 2)
     OPTION_NAME = _hash(b"option", 6)
     TBODY_FLAGS, TR_FLAGS = _flags_of(TBODY_NAME), _flags_of(TR_NAME)
@@ -723,7 +724,7 @@ cdef class _Scan:
         cdef bint self_closing
         cdef uint64_t name
         cdef uint32_t flags
-        cdef Py_ssize_t end
+        cdef Py_ssize_t end, raw_end
         while True:
             lt = self.find_byte(60, at)
             if lt < 0 or lt + 1 >= size:
@@ -760,6 +761,16 @@ cdef class _Scan:
                 self.cuts.append((lt, size, b""))
                 return 0
             name = _hash(d + lt + 1, name_end - lt - 1)
+            raw_end = -1
+            if name == NOSCRIPT_NAME and not self.in_foreign_content():
+                raw_end = self.raw_text_end(at, lt + 1, name_end - lt - 1)
+                if raw_end >= size:
+                    # A noscript never closed would hide the rest of the page (its
+                    # content is raw text to the end, scripting on or off): its
+                    # start tag goes and what follows is the page, as an
+                    # unterminated <title> is recovered (nesting.py).
+                    self.cuts.append((lt, at, b" "))
+                    continue
             cut_before = len(self.cuts)
             self.start_tag(name, lt, at, self_closing, name_end,
                            self.labels(name) if self.regions else 0)
@@ -774,7 +785,7 @@ cdef class _Scan:
             if flags & (RAW | PLAINTEXT) and not self.in_foreign_content():
                 if flags & PLAINTEXT:
                     return 0
-                end = self.raw_text_end(at, lt + 1, name_end - lt - 1)
+                end = raw_end if raw_end >= 0 else self.raw_text_end(at, lt + 1, name_end - lt - 1)
                 if (self.regions and name == SCRIPT_NAME
                         and self.attribute_is(A_TYPE, b"application/ld+json")
                         and self.holds_article_type(at, end)):

@@ -26,7 +26,10 @@ did), an inline element's go without a trace (they never separated words),
 and any other's become one space (SPEC: no word spans a non-inline element).
 A raw-text element (script, style, ...) is never taken out, since its content
 would then be parsed as markup, nor is `<a>`: a new one closes the one before,
-so they cannot pile up, and link words stay link words at any depth. A page
+so they cannot pile up, and link words stay link words at any depth. One
+exception is for the page's sake: a `<noscript>` never closed would make the
+rest of the page raw text (the page is parsed with scripting on), so its start
+tag is taken out (one space) and what follows is read as the page. A page
 within both bounds (every page of the development corpus: the deepest nests
 49 elements, tests/test_nesting.py) is returned unchanged, as the same object.
 

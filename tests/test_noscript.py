@@ -46,18 +46,27 @@ def test_the_noscript_content_is_one_text_node_the_walk_never_reads() -> None:
     assert html_to_text(html) == "x01 x02"
 
 
-def test_a_noscript_left_open_to_the_end_of_the_page() -> None:
-    # After the article, an unclosed noscript holding markup: its content is
-    # raw text to the end of the page, so none of it is the page's.
+def test_a_noscript_left_open_to_the_end_of_the_page_hides_nothing() -> None:
+    # Never closed, a noscript would take the rest of the page as raw text (a
+    # browser shows nothing after it): its start tag goes before the parse,
+    # and what follows is the page's, as an unterminated <title> is recovered.
+    html = f"<body><h1>{seq('t', 1, 5)}</h1><noscript><div>{NAV}{ARTICLE}"
+    assert visible_text(html).split() == seq("t", 1, 5).split()
+    for conf in (PUBLISHED_CONF, None):
+        result = fit_text(html) if conf is None else fit_text(html, conf)
+        assert result.fallback_reason is None
+        assert ARTICLE_TEXT in result.text
+        assert "n01" not in result.text
+    # After the article, the same: the article stays, and so does what follows.
     html = f"<body>{NAV}{ARTICLE}<noscript><div><p>{seq('z', 1, 30)}<p>{seq('y', 1, 30)}"
     result = fit_text(html, PUBLISHED_CONF)
-    assert result.text == ARTICLE_TEXT
-    assert "z01" not in html_to_text(html)
-    # Before the article, it takes the rest of the page, as it does in a
-    # browser, which shows nothing after it: the fit keeps what comes before.
-    html = f"<body><h1>{seq('t', 1, 5)}</h1><noscript><div>{ARTICLE}"
-    assert visible_text(html).split() == seq("t", 1, 5).split()
-    assert fit_text(html).text == seq("t", 1, 5)
+    assert result.text == f"{ARTICLE_TEXT}\n{seq('z', 1, 30)}\n{seq('y', 1, 30)}"
+    # Only the unclosed one's start tag goes; a closed one keeps its content out.
+    closed = f"<body><noscript><p>{seq('z', 1, 30)}</noscript>{ARTICLE}<noscript><p>y01"
+    assert cuts(closed.encode()) == [
+        (len(closed) - len("<noscript><p>y01"), len(closed) - len("<p>y01"), b" ")
+    ]
+    assert "z01" not in fit_text(closed).text
 
 
 def test_an_end_tag_inside_the_noscript_text_does_not_end_anything_else() -> None:

@@ -373,6 +373,13 @@ class _Scan:
                 self.cuts.append((lt, size, b""))
                 break
             name = data[lt + 1 : name_end].lower()
+            if (
+                name == b"noscript"
+                and not self.in_foreign_content()
+                and _raw_text_end(data, at, name) >= size
+            ):  # an unclosed noscript's start tag goes: what follows is the page
+                self.cuts.append((lt, at, b" "))
+                continue
             labels = self.labels(name, attributes) if attributes is not None else []
             cut_before = len(self.cuts)
             self.start_tag(name, lt, at, self_closing, labels)
