@@ -212,6 +212,25 @@ def test_a_photo_gallery_in_the_article_is_a_box() -> None:
     assert seq("g1", 1, 3) in kept_text(body, PUBLISHED_CONF)
 
 
+def test_a_box_word_on_a_wrapper_of_the_whole_article_is_no_box() -> None:
+    # A CMS's "promoted" or "advertorial" class on the element around the
+    # article's text: the region would hold nearly all that the tree kept.
+    wrapped = (
+        f'<main><h1>Headline here</h1><div class="text js-advertorial">{STORY}{STORY}</div>'
+        f'<div class="share-tools"><p>{seq("s", 1, 5)}</p></div></main>'
+    )
+    result = fit(wrapped)
+    assert seq("b", 1, 30) in result.text
+    assert not any(b.reason is Reason.ARTICLE_BOX and b.words >= 30 for b in result.blocks)
+    # A box holding most but not nearly all of it is still a box (a gallery).
+    gallery = (
+        f'<main><h1>Headline here</h1>{STORY}<div class="gallery">'
+        + "".join(f"<p>{seq(f'g{n}', 1, 40)}</p>" for n in range(4))
+        + "</div></main>"
+    )
+    assert seq("g1", 1, 3) not in kept_text(gallery)  # 160 of 230 kept words: 70%
+
+
 # ------------------------------------------------------------------ linked prose
 
 
