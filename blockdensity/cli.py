@@ -102,9 +102,9 @@ def _parser() -> argparse.ArgumentParser:
         "--profile",
         choices=[str(profile) for profile in Profile],
         default=str(DEFAULT_CONF.profile),
-        help="article (the default): the published fit, then the article rules on pages "
-        "with article structure (main and inner container, comments, boxes, linked prose); "
-        "published: SPEC exactly",
+        help="article (the default): the published fit, then the article rules (main, inner "
+        "and content container, comments, boxes, linked prose; on a page that declares no "
+        "article, comments and the content container only); published: SPEC exactly",
     )
     parser.add_argument(
         "--no-drop",

@@ -37,9 +37,10 @@ class Profile(StrEnum):
 class Rule(StrEnum):
     """The article profile's rules (blockdensity/article.py), each switchable on its own.
 
-    They run only on a page with article structure (an <article>, <main>,
+    Most run only on a page with article structure (an <article>, <main>,
     role=main or itemprop=articleBody element, or an article declared in
-    OpenGraph or JSON-LD); on any other page the article profile is the
+    OpenGraph or JSON-LD); on any other page only COMMENTS and
+    CONTENT_CONTAINER act, and the article profile is otherwise the
     published fit, block for block.
     """
 
@@ -52,6 +53,10 @@ class Rule(StrEnum):
     # a block of prose the tree rejected for its links, kept inside the
     # container the other rules trust (an encyclopedia's or a blog's linked text)
     LINKED_PROSE = "linked_prose"
+    # where no declared main container is trusted (or none is declared), what
+    # lies outside the content container the page's CMS names (entry-content,
+    # post-body, article-body, story-body, ...): on every page, declaring or not
+    CONTENT_CONTAINER = "content_container"
 
 
 ARTICLE_RULES: Final = frozenset(Rule)

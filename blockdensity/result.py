@@ -89,6 +89,7 @@ class Reason(StrEnum):
     ARTICLE_BOX = "article_box"
     OUTSIDE_MAIN_CONTAINER = "outside_main_container"
     OUTSIDE_INNER_CONTAINER = "outside_inner_container"
+    OUTSIDE_CONTENT_CONTAINER = "outside_content_container"
     LINKED_PROSE = "linked_prose"  # kept: the one rule that overrides a boilerplate verdict
 
 
