@@ -16,6 +16,7 @@ __all__ = [
     "DEFAULT_CONF",
     "PPM",
     "PUBLISHED_CONF",
+    "Comments",
     "Conf",
     "Profile",
     "Rule",
@@ -62,6 +63,16 @@ class Rule(StrEnum):
 ARTICLE_RULES: Final = frozenset(Rule)
 
 
+class Comments(StrEnum):
+    """Where the text of the user comments the comments rule finds goes (article profile)."""
+
+    # In Fit.comments, apart from the article: an indexer indexes them apart, or not at all.
+    SEPARATE = "separate"
+    # In the text too, after the article (trafilatura's default): Fit.comments holds them as well.
+    INCLUDE = "include"
+    DROP = "drop"  # nowhere: Fit.comments is None
+
+
 @dataclass(frozen=True, slots=True)
 class Conf:
     """Configuration of the density fit.
@@ -84,6 +95,8 @@ class Conf:
     profile: Profile = Profile.ARTICLE
     # The article rules that run under the article profile (ignored under published).
     article_rules: frozenset[Rule] = field(default=ARTICLE_RULES)
+    # Where the comments found by the COMMENTS rule go (ignored without it).
+    comments: Comments = Comments.SEPARATE
     # What the fit reports besides the text (neither changes the text): the
     # page's declared metadata (blockdensity.metadata, about 5% of a fit) and
     # the language its text is in (blockdensity.language, about 6%). Off, the
@@ -131,6 +144,13 @@ class Conf:
         except ValueError:
             names = ", ".join(Profile)
             raise ValueError(f"Conf.profile must be one of {names}, got {self.profile!r}") from None
+        try:
+            object.__setattr__(self, "comments", Comments(self.comments))
+        except ValueError:
+            names = ", ".join(Comments)
+            raise ValueError(
+                f"Conf.comments must be one of {names}, got {self.comments!r}"
+            ) from None
         rules: object = self.article_rules
         if isinstance(rules, str) or not isinstance(rules, (set, frozenset, list, tuple)):
             raise ValueError(f"Conf.article_rules must be a set of rules, got {rules!r}")  # noqa: TRY004 - Conf's errors are all ValueError

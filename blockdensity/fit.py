@@ -6,7 +6,7 @@ import hashlib
 
 from blockdensity import article
 from blockdensity.classify import CONTENT_LEAVES, LEAVES, classify, link_density_permil
-from blockdensity.conf import DEFAULT_CONF, Conf, Rule
+from blockdensity.conf import DEFAULT_CONF, Comments, Conf, Rule
 from blockdensity.decode import prepare_html
 from blockdensity.language import detect_language
 from blockdensity.measure import measure
@@ -85,6 +85,17 @@ def fit_text(
         kept_words = words
 
     text = render_blocks([raw_blocks[index] for index in kept], [texts[index] for index in kept])
+    comments = None
+    if fallback is None and conf.comments is not Comments.DROP:
+        # What the comments rule took from the article, rendered apart (the
+        # blocks the tree kept in comments regions); with INCLUDE, after it too.
+        found = [index for index, fate in enumerate(fates) if fate == _COMMENTS]
+        if found:
+            comments = render_blocks(
+                [raw_blocks[index] for index in found], [texts[index] for index in found]
+            )
+            if conf.comments is Comments.INCLUDE:
+                text = f"{text}\n{comments}" if text else comments
 
     lang_detected, lang_confidence = detect_language(text) if conf.detect_language else (None, None)
 
@@ -108,6 +119,7 @@ def fit_text(
         text_sha256=hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest(),
         metadata=read_metadata(doc, page.declarations, url) if conf.read_metadata else NO_METADATA,
         encoding=encoding,
+        comments=comments or None,
     )
 
 

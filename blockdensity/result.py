@@ -272,6 +272,13 @@ class Fit(Summary):
     encoding: str | None = field(
         metadata=_doc("What the bytes were decoded as; None when given str.")
     )
+    comments: str | None = field(
+        default=None,
+        metadata=_doc(
+            "The text of the page's user comments (the article profile's comments rule), apart"
+            " from text; null when there are none, on fallback, or with Conf.comments drop."
+        ),
+    )
     block_factory: Callable[[], tuple[Block, ...]] = field(repr=False, compare=False)
     _blocks: tuple[Block, ...] | None = field(default=None, init=False, repr=False, compare=False)
 

@@ -16,6 +16,7 @@ import pytest
 from blockdensity import (
     DEFAULT_CONF,
     PUBLISHED_CONF,
+    Comments,
     Conf,
     Decision,
     FallbackReason,
@@ -94,6 +95,53 @@ def test_each_rule_switches_off_on_its_own() -> None:
     assert seq("c", 1, 3) in kept_text(body, ONLY[Rule.MAIN_CONTAINER])
     assert seq("c", 1, 3) not in kept_text(body, ONLY[Rule.COMMENTS])
     assert kept_text(body, Conf(article_rules=frozenset())) == kept_text(body, PUBLISHED_CONF)
+
+
+def test_comments_are_their_own_field_apart_from_the_text() -> None:
+    body = f"<article><h1>Headline here</h1>{STORY}</article>{COMMENTS}"
+    result = fit(body)
+    assert result.comments is not None
+    assert result.comments.split("\n") == ["2 Comments", seq("c", 1, 30), seq("d", 1, 25)]
+    assert "c01" not in result.text
+    assert result.to_dict(blocks=False)["comments"] == result.comments
+    # include: the text too, after the article (as trafilatura does by default).
+    included = fit(body, Conf(comments=Comments.INCLUDE))
+    assert included.text == f"{result.text}\n{result.comments}"
+    assert included.comments == result.comments
+    assert included.words_kept == result.words_kept  # the article's words
+    # drop: nowhere.
+    dropped = fit(body, Conf(comments=Comments.DROP))
+    assert (dropped.text, dropped.comments) == (result.text, None)
+    # The published profile has no comments rule: they stay in the text.
+    published = fit(body, PUBLISHED_CONF)
+    assert published.comments is None
+    assert seq("c", 1, 3) in published.text
+    assert fit(body, Conf(article_rules=frozenset(Rule) - {Rule.COMMENTS})).comments is None
+
+
+def test_comments_are_found_on_a_page_that_declares_nothing() -> None:
+    body = f"<div><h1>Headline here</h1>{STORY}</div>{COMMENTS}"
+    assert not has_article_structure(body)
+    result = fit(body)
+    assert result.comments is not None
+    assert seq("d", 1, 25) in result.comments
+    assert seq("c", 1, 3) not in result.text
+
+
+def test_no_comments_field_without_comments_or_on_fallback() -> None:
+    assert fit(f"<article><h1>Headline here</h1>{STORY}</article>").comments is None
+    # Nothing kept but comments: the whole text comes back, comments included.
+    comments = f"<p>{seq('c', 1, 40)}</p><p>{seq('d', 1, 30)}</p>"
+    result = fit(f"<article></article><div class=comments>{comments}</div>")
+    assert result.fallback
+    assert result.comments is None
+    assert seq("c", 1, 40) in result.text
+
+
+def test_conf_refuses_an_unknown_comments_choice() -> None:
+    with pytest.raises(ValueError, match=r"Conf.comments must be one of separate, include, drop"):
+        Conf(comments="keep")  # type: ignore[arg-type]
+    assert Conf(comments="include").comments is Comments.INCLUDE  # type: ignore[arg-type]
 
 
 # ---------------------------------------------------------------- main container
@@ -255,7 +303,7 @@ def test_the_first_content_container_holding_enough_is_the_one() -> None:
     # A discussion after the article whose entries are each named like text
     # containers holds more words; the article comes first.
     replies = "".join(
-        f'<div class="reply"><div class="post-text"><p>{seq(f"r{n}", 1, 40)}</p></div></div>'
+        f'<div class="reply"><div class="post-body"><p>{seq(f"r{n}", 1, 40)}</p></div></div>'
         for n in range(3)
     )
     body = f'{ENTRY}<div class="discussion">{replies}</div>'
@@ -268,7 +316,7 @@ def test_the_first_content_container_holding_enough_is_the_one() -> None:
 
 
 def test_a_trusted_main_container_comes_before_the_content_container() -> None:
-    body = f'<main><h1>Headline here</h1>{STORY}<div class="entry-text">{STORY}</div></main>'
+    body = f'<main><h1>Headline here</h1>{STORY}<div class="entry-body">{STORY}</div></main>'
     body += TEASERS
     result = fit(body)
     assert not any(b.reason is Reason.OUTSIDE_CONTENT_CONTAINER for b in result.blocks)
