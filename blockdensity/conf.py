@@ -40,8 +40,8 @@ class Rule(StrEnum):
 
     Most run only on a page with article structure (an <article>, <main>,
     role=main or itemprop=articleBody element, or an article declared in
-    OpenGraph or JSON-LD); on any other page only COMMENTS and
-    CONTENT_CONTAINER act, and the article profile is otherwise the
+    OpenGraph or JSON-LD); on any other page only COMMENTS, CONTENT_CONTAINER
+    and LIST_HEADINGS act, and the article profile is otherwise the
     published fit, block for block.
     """
 
@@ -58,6 +58,10 @@ class Rule(StrEnum):
     # lies outside the content container the page's CMS names (entry-content,
     # post-body, article-body, story-body, ...): on every page, declaring or not
     CONTENT_CONTAINER = "content_container"
+    # on every page: a short kept block that leads a block the tree rejected
+    # for its links, or stands between blocks not kept ("Most read", "More on
+    # this topic:"): the heading of a link list
+    LIST_HEADINGS = "list_headings"
 
 
 ARTICLE_RULES: Final = frozenset(Rule)

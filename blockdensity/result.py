@@ -90,6 +90,7 @@ class Reason(StrEnum):
     OUTSIDE_MAIN_CONTAINER = "outside_main_container"
     OUTSIDE_INNER_CONTAINER = "outside_inner_container"
     OUTSIDE_CONTENT_CONTAINER = "outside_content_container"
+    LIST_HEADING = "list_heading"  # a short block heading a link list (list_headings)
     LINKED_PROSE = "linked_prose"  # kept: the one rule that overrides a boilerplate verdict
 
 
