@@ -40,9 +40,9 @@ class Rule(StrEnum):
 
     Most run only on a page with article structure (an <article>, <main>,
     role=main or itemprop=articleBody element, or an article declared in
-    OpenGraph or JSON-LD); on any other page only COMMENTS, CONTENT_CONTAINER
-    and LIST_HEADINGS act, and the article profile is otherwise the
-    published fit, block for block.
+    OpenGraph or JSON-LD); on any other page only COMMENTS, CONTENT_CONTAINER,
+    LIST_HEADINGS and BETWEEN_TEXT act, and the article profile is otherwise
+    the published fit, block for block.
     """
 
     COMMENTS = "comments"  # user comments under the article
@@ -62,6 +62,10 @@ class Rule(StrEnum):
     # for its links, or stands between blocks not kept ("Most read", "More on
     # this topic:"): the heading of a link list
     LIST_HEADINGS = "list_headings"
+    # on every page: a block the tree rejected as short and isolated (a
+    # one-line paragraph, a date line) whose neighbours with words are both
+    # kept is kept: it stands inside the text
+    BETWEEN_TEXT = "between_text"
 
 
 ARTICLE_RULES: Final = frozenset(Rule)

@@ -22,8 +22,10 @@ _KEPT, _BOILERPLATE, _DROPPED, _MAJORITY, _COMMENTS, _BOX, _OUTSIDE_MAIN, _OUTSI
 _PROSE = 8  # kept by the linked_prose rule
 _OUTSIDE_CONTENT = 9
 _LIST_HEADING = 10
-_KEPT_FATES = (_KEPT, _MAJORITY, _PROSE)
+_BETWEEN = 11  # kept by the between_text rule
+_KEPT_FATES = (_KEPT, _MAJORITY, _PROSE, _BETWEEN)
 _LINK_DENSE = LEAVES.index(Reason.LINK_DENSE)
+_SHORT_ISOLATED = LEAVES.index(Reason.SHORT_ISOLATED)
 _RULE_FATES = {
     Rule.COMMENTS: _COMMENTS,
     Rule.BOXES: _BOX,
@@ -161,7 +163,25 @@ def _fates(  # noqa: PLR0913, PLR0917 - the page's columns, and the rules
         _scoped_rules(fates, raw_blocks, words, links, leaves, labels, parents, rules)
     if Rule.LIST_HEADINGS in rules:
         _list_headings(fates, words, leaves)
+    if Rule.BETWEEN_TEXT in rules:
+        _between_text(fates, words, leaves)
     return fates
+
+
+def _between_text(fates: list[int], words: list[int], leaves: list[int]) -> None:
+    """The between_text rule on `fates`: a block the tree rejected as short and
+    isolated (short_isolated) whose neighbours with words are both kept is kept."""
+    with_words = [index for index, count in enumerate(words) if count]
+    kept = [fates[index] in _KEPT_FATES for index in with_words]
+    for at in range(1, len(with_words) - 1):
+        index = with_words[at]
+        if (
+            fates[index] == _BOILERPLATE
+            and leaves[index] == _SHORT_ISOLATED
+            and kept[at - 1]
+            and kept[at + 1]
+        ):
+            fates[index] = _BETWEEN
 
 
 def _scoped_rules(  # noqa: PLR0913, PLR0917 - the page's columns, and the rules
@@ -255,6 +275,8 @@ def _block_records(  # noqa: PLR0913, PLR0917 - the columns of one table
             decision, reason = Decision.CONTENT, Reason.SEMANTIC_MAJORITY
         elif fate == _PROSE:
             decision, reason = Decision.CONTENT, Reason.LINKED_PROSE
+        elif fate == _BETWEEN:
+            decision, reason = Decision.CONTENT, Reason.BETWEEN_TEXT
         elif fate in _RULE_REASONS:
             decision, reason = Decision.DROPPED, _RULE_REASONS[fate]
         else:

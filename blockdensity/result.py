@@ -91,6 +91,7 @@ class Reason(StrEnum):
     OUTSIDE_INNER_CONTAINER = "outside_inner_container"
     OUTSIDE_CONTENT_CONTAINER = "outside_content_container"
     LIST_HEADING = "list_heading"  # a short block heading a link list (list_headings)
+    BETWEEN_TEXT = "between_text"  # kept: a short isolated block between kept ones
     LINKED_PROSE = "linked_prose"  # kept: the one rule that overrides a boilerplate verdict
 
 

@@ -362,6 +362,39 @@ def test_a_short_block_between_blocks_not_kept_is_no_text() -> None:
     assert "All articles on climate" in kept_text(body, PUBLISHED_CONF)
 
 
+# ------------------------------------------------------------------ between text
+
+
+def test_a_short_isolated_block_between_kept_blocks_is_kept() -> None:
+    # "Updated" (1 word, after a 3-word line, before a 10-word one) is short
+    # and isolated for the tree; with text kept on both sides it stands inside
+    # the article.
+    body = (
+        f"<div><p>{seq('a', 1, 40)}</p><p>{seq('b', 1, 20)}</p><p>x1 x2 x3</p>"
+        f"<p>Updated</p><p>{seq('y', 1, 10)}</p><p>{seq('c', 1, 20)}</p></div>"
+    )
+    published = fit(body, PUBLISHED_CONF)
+    assert [b.reason for b in published.blocks][2:5] == [
+        Reason.SHORT_AFTER_TEXT,
+        Reason.SHORT_ISOLATED,
+        Reason.SHORT_BEFORE_TEXT,
+    ]
+    result = fit(body)
+    assert "Updated" in result.text
+    [block] = [b for b in result.blocks if b.reason is Reason.BETWEEN_TEXT]
+    assert (block.text, block.decision, block.leaf) == (
+        "Updated",
+        Decision.CONTENT,
+        Reason.SHORT_ISOLATED,
+    )
+    assert "Updated" not in kept_text(
+        body, Conf(article_rules=frozenset(Rule) - {Rule.BETWEEN_TEXT})
+    )
+    # With a neighbour not kept (a link run after it), it stays out.
+    edge = f"<div><p>{seq('a', 1, 40)}</p><p>x1 x2 x3</p><p>Updated</p><p>y1 y2</p>{LINKS}</div>"
+    assert "Updated" not in kept_text(edge)
+
+
 # ------------------------------------------------------------------ linked prose
 
 
@@ -440,16 +473,19 @@ def _structureless(html: str | bytes) -> bool:
 
 
 # Under the article profile, a page that declares no article meets only these rules.
-UNDECLARED_RULES = frozenset({Rule.COMMENTS, Rule.CONTENT_CONTAINER, Rule.LIST_HEADINGS})
+UNDECLARED_RULES = frozenset(
+    {Rule.COMMENTS, Rule.CONTENT_CONTAINER, Rule.LIST_HEADINGS, Rule.BETWEEN_TEXT}
+)
 UNDECLARED_REASONS = {
     Reason.ARTICLE_COMMENTS,
     Reason.OUTSIDE_CONTENT_CONTAINER,
     Reason.LIST_HEADING,
+    Reason.BETWEEN_TEXT,
 }
 
 
 @pytest.mark.skipif(not CORPUS.available, reason=f"no corpus at {DEFAULT_DATA}")
-def test_every_corpus_page_without_article_structure_fits_as_published_but_three_rules() -> None:
+def test_every_corpus_page_without_article_structure_fits_as_published_but_four_rules() -> None:
     plain = [page for page in CORPUS.pages() if _structureless(page.html)]
     assert len(plain) >= 10  # the check must see pages
     others = Conf(article_rules=frozenset(Rule) - UNDECLARED_RULES)
@@ -461,7 +497,7 @@ def test_every_corpus_page_without_article_structure_fits_as_published_but_three
             if mine.decision is not theirs.decision:
                 assert mine.reason in UNDECLARED_REASONS, (page.page_id, mine.index)
                 changed += 1
-    assert changed  # the three rules do act on some of these pages
+    assert changed  # the four rules do act on some of these pages
 
 
 def test_every_sample_without_article_structure_fits_as_published() -> None:
