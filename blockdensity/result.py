@@ -248,6 +248,14 @@ class Summary:
     metadata: Metadata = field(
         default=NO_METADATA, metadata=_doc("What the page says about itself.")
     )
+    # Added in schema version 3 of the worker's record, with a default for the same reason.
+    comments: str | None = field(
+        default=None,
+        metadata=_doc(
+            "The text of the page's user comments (the article profile's comments rule), apart"
+            " from text; null when there are none, on fallback, or with Conf.comments drop."
+        ),
+    )
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "fallback", self.fallback_reason is not None)
@@ -273,13 +281,6 @@ class Fit(Summary):
 
     encoding: str | None = field(
         metadata=_doc("What the bytes were decoded as; None when given str.")
-    )
-    comments: str | None = field(
-        default=None,
-        metadata=_doc(
-            "The text of the page's user comments (the article profile's comments rule), apart"
-            " from text; null when there are none, on fallback, or with Conf.comments drop."
-        ),
     )
     block_factory: Callable[[], tuple[Block, ...]] = field(repr=False, compare=False)
     _blocks: tuple[Block, ...] | None = field(default=None, init=False, repr=False, compare=False)
