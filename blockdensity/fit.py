@@ -81,6 +81,15 @@ def fit_text(
     fates = _fates(
         raw_blocks, words, links, leaves, page.drop_scopes, page.scope_parents, conf.rules
     )
+    if conf.rules and not any(words[i] for i, fate in enumerate(fates) if fate in _KEPT_FATES):
+        # The article rules took all the tree kept (a page whose whole text
+        # sits in a region named like comments, or is only short headings):
+        # the published verdict stands, rather than the whole page.
+        published = _fates(
+            raw_blocks, words, links, leaves, page.drop_scopes, page.scope_parents, frozenset()
+        )
+        if any(words[i] for i, fate in enumerate(published) if fate in _KEPT_FATES):
+            fates = published
 
     words_total = sum(words)
     blocks_with_words = len(words) - words.count(0)
@@ -198,7 +207,7 @@ def _scoped_rules(  # noqa: PLR0913, PLR0917 - the page's columns, and the rules
     semantic = article.semantic_scopes(labels, parents)
     drops = [semantic[raw[DROP]] if raw[DROP] >= 0 else -1 for raw in raw_blocks]
     _semantic_drop(fates, drops, words)
-    if any(article.is_region(label) for label in labels):
+    if rules and any(article.is_region(label) for label in labels):
         kept = [fate in (_KEPT, _MAJORITY) for fate in fates]
         prose = (
             [

@@ -130,12 +130,15 @@ def test_comments_are_found_on_a_page_that_declares_nothing() -> None:
 
 def test_no_comments_field_without_comments_or_on_fallback() -> None:
     assert fit(f"<article><h1>Headline here</h1>{STORY}</article>").comments is None
-    # Nothing kept but comments: the whole text comes back, comments included.
+    # Nothing kept but comments: the published verdict stands, comments in the text.
     comments = f"<p>{seq('c', 1, 40)}</p><p>{seq('d', 1, 30)}</p>"
     result = fit(f"<article></article><div class=comments>{comments}</div>")
-    assert result.fallback
-    assert result.comments is None
+    assert (result.fallback, result.comments) == (False, None)
     assert seq("c", 1, 40) in result.text
+    # On fallback the text is the whole page, and there is no comments field.
+    whole = fit(f"<article></article><div class=comments><p>{seq('c', 1, 40)}</p></div>")
+    assert whole.fallback_reason is FallbackReason.SINGLE_BLOCK
+    assert whole.comments is None
 
 
 def test_conf_refuses_an_unknown_comments_choice() -> None:
@@ -434,11 +437,23 @@ def test_linked_prose_needs_words_few_links_and_the_trusted_container() -> None:
     assert kept_text(listing) == kept_text(listing, PUBLISHED_CONF)
 
 
-def test_nothing_kept_after_the_rules_falls_back_to_the_whole_text() -> None:
+def test_nothing_kept_after_the_rules_leaves_the_published_verdict() -> None:
+    # The rules take all the tree kept: the published fit's blocks, not the whole page.
     comments = f"<p>{seq('c', 1, 40)}</p><p>{seq('d', 1, 30)}</p>"
-    result = fit(f"<article></article><div class=comments>{comments}</div>")
-    assert result.fallback_reason is FallbackReason.NOTHING_KEPT
-    assert seq("c", 1, 40) in result.text
+    body = f"<nav><a href=/>{seq('n', 1, 3)}</a></nav><article></article>"
+    body += f"<div class=comments>{comments}</div>"
+    result = fit(body)
+    assert not result.fallback
+    assert result.text == kept_text(body, PUBLISHED_CONF)
+    assert seq("n", 1, 3) not in result.text
+    assert [b.reason for b in result.blocks] == [
+        Reason.SEMANTIC_DROP,
+        Reason.AFTER_LINKS_BEFORE_TEXT,
+        Reason.LONG,
+    ]
+    # Nothing kept by the tree either: the whole text (SPEC section 6).
+    empty = fit(f"<p>{seq('a', 1, 3)}</p><ul><li><a href=/x>{seq('b', 1, 5)}</a></li></ul>")
+    assert empty.fallback_reason is FallbackReason.NOTHING_KEPT
 
 
 # ------------------------------------------------------- where the page says nothing
