@@ -198,7 +198,7 @@ def apply(  # noqa: PLR0913, PLR0917 - the columns of one table, and the rules
     # The declared main container first; where none is trusted, the content
     # container the page's CMS names (content_container).
     kinds = [MAIN_SCOPE, CONTENT_SCOPE] if Rule.CONTENT_CONTAINER in rules else [MAIN_SCOPE]
-    for label in kinds:
+    for label in [kind for kind in kinds if kind in labels]:
         containers, chains, around = _containers(labels, parents, scopes, label)
         trusted = _trusted(containers, chains, around, still, words, first=label == CONTENT_SCOPE)
         if trusted is None:

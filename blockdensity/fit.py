@@ -81,20 +81,22 @@ def fit_text(
     fates = _fates(
         raw_blocks, words, links, leaves, page.drop_scopes, page.scope_parents, conf.rules
     )
-    if conf.rules and not any(words[i] for i, fate in enumerate(fates) if fate in _KEPT_FATES):
+    kept = [index for index, fate in enumerate(fates) if fate in _KEPT_FATES]
+    kept_words = [words[index] for index in kept]
+    if conf.rules and not any(kept_words):
         # The article rules took all the tree kept (a page whose whole text
         # sits in a region named like comments, or is only short headings):
         # the published verdict stands, rather than the whole page.
         published = _fates(
             raw_blocks, words, links, leaves, page.drop_scopes, page.scope_parents, frozenset()
         )
-        if any(words[i] for i, fate in enumerate(published) if fate in _KEPT_FATES):
-            fates = published
+        verdict = [index for index, fate in enumerate(published) if fate in _KEPT_FATES]
+        if any(words[index] for index in verdict):
+            fates, kept = published, verdict
+            kept_words = [words[index] for index in kept]
 
     words_total = sum(words)
     blocks_with_words = len(words) - words.count(0)
-    kept = [index for index, fate in enumerate(fates) if fate in _KEPT_FATES]
-    kept_words = [words[index] for index in kept]
 
     fallback: FallbackReason | None = None
     if words_total == 0:
@@ -170,27 +172,9 @@ def _fates(  # noqa: PLR0913, PLR0917 - the page's columns, and the rules
     fates = [_KEPT if leaf < CONTENT_LEAVES else _BOILERPLATE for leaf in leaves]
     if labels:
         _scoped_rules(fates, raw_blocks, words, links, leaves, labels, parents, rules)
-    if Rule.LIST_HEADINGS in rules:
-        _list_headings(fates, words, leaves)
-    if Rule.BETWEEN_TEXT in rules:
-        _between_text(fates, words, leaves)
+    if Rule.LIST_HEADINGS in rules or Rule.BETWEEN_TEXT in rules:
+        _sequence_rules(fates, words, leaves, rules)
     return fates
-
-
-def _between_text(fates: list[int], words: list[int], leaves: list[int]) -> None:
-    """The between_text rule on `fates`: a block the tree rejected as short and
-    isolated (short_isolated) whose neighbours with words are both kept is kept."""
-    with_words = [index for index, count in enumerate(words) if count]
-    kept = [fates[index] in _KEPT_FATES for index in with_words]
-    for at in range(1, len(with_words) - 1):
-        index = with_words[at]
-        if (
-            fates[index] == _BOILERPLATE
-            and leaves[index] == _SHORT_ISOLATED
-            and kept[at - 1]
-            and kept[at + 1]
-        ):
-            fates[index] = _BETWEEN
 
 
 def _scoped_rules(  # noqa: PLR0913, PLR0917 - the page's columns, and the rules
@@ -227,23 +211,40 @@ def _scoped_rules(  # noqa: PLR0913, PLR0917 - the page's columns, and the rules
                 fates[index] = _RULE_FATES[rule]
 
 
-def _list_headings(fates: list[int], words: list[int], leaves: list[int]) -> None:
-    """The list_headings rule on `fates`: short kept blocks that head a link list.
+def _sequence_rules(
+    fates: list[int], words: list[int], leaves: list[int], rules: frozenset[Rule]
+) -> None:
+    """The rules over the sequence of blocks with words, on `fates`, judged on the
+    fates as the other rules left them (a heading dropped here does not make
+    the next one stand between dropped blocks):
 
-    Judged on the fates as the other rules left them (a heading dropped here
-    does not make the next one stand between dropped blocks).
+    - list_headings: a kept block of at most HEADING_WORDS words that leads a
+      block the tree rejected for its links, or stands between blocks not
+      kept, is the heading of a link list;
+    - between_text: a block the tree rejected as short and isolated
+      (short_isolated) whose neighbours with words are both kept is kept.
     """
     with_words = [index for index, count in enumerate(words) if count]
     kept = [fates[index] in _KEPT_FATES for index in with_words]
+    headings = Rule.LIST_HEADINGS in rules
+    between = Rule.BETWEEN_TEXT in rules
     last = len(with_words) - 1
     for at, index in enumerate(with_words):
-        if fates[index] not in (_KEPT, _MAJORITY) or words[index] > HEADING_WORDS:
-            continue
-        after = with_words[at + 1] if at < last else -1
-        leads_links = after >= 0 and not kept[at + 1] and leaves[after] == _LINK_DENSE
-        between = (at == 0 or not kept[at - 1]) and (at == last or not kept[at + 1])
-        if leads_links or between:
-            fates[index] = _LIST_HEADING
+        fate = fates[index]
+        before = at > 0 and kept[at - 1]
+        after = at < last and kept[at + 1]
+        if headings and fate in (_KEPT, _MAJORITY) and words[index] <= HEADING_WORDS:
+            leads_links = at < last and not after and leaves[with_words[at + 1]] == _LINK_DENSE
+            if leads_links or not (before or after):
+                fates[index] = _LIST_HEADING
+        elif (
+            between
+            and fate == _BOILERPLATE
+            and leaves[index] == _SHORT_ISOLATED
+            and before
+            and after
+        ):
+            fates[index] = _BETWEEN
 
 
 def _semantic_drop(fates: list[int], drops: list[int], words: list[int]) -> None:
