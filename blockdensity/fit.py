@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-from typing import Final
 
 from blockdensity import article
 from blockdensity.classify import CONTENT_LEAVES, LEAVES, classify, link_density_permil
@@ -33,6 +32,8 @@ _RULE_FATES = {
     Rule.INNER_CONTAINER: _OUTSIDE_INNER,
     Rule.LINKED_PROSE: _PROSE,
     Rule.CONTENT_CONTAINER: _OUTSIDE_CONTENT,
+    Rule.LIST_HEADINGS: _LIST_HEADING,
+    Rule.BETWEEN_TEXT: _BETWEEN,
 }
 _RULE_REASONS = {
     _COMMENTS: Reason.ARTICLE_COMMENTS,
@@ -42,16 +43,6 @@ _RULE_REASONS = {
     _OUTSIDE_CONTENT: Reason.OUTSIDE_CONTENT_CONTAINER,
     _LIST_HEADING: Reason.LIST_HEADING,
 }
-# list_headings: a kept block of at most this many words that leads a block
-# the tree rejected for its links, or stands between blocks not kept, is the
-# heading of a link list ("Most read", "More on this topic:"). Measured on
-# the three development sets (BENCHMARKS.md), F1 points scrapinghub /
-# readability / trafilatura-eval: at most 8 words +0.16 / +0.11 / +1.19, flat
-# from 6 to 10 words (6: +0.13 / 0 / +1.19; 10: +0.15 / +0.12 / +1.13), less
-# at 4 (+0.07 / +0.01 / +0.98) and at 15 (0 / 0 / +1.10: the first lines of
-# paragraphs). Either test alone gains less: leading links +0.13 / +0.15 /
-# +1.08, standing between +0.11 / +0.08 / +0.47.
-HEADING_WORDS: Final = 8
 
 
 def fit_text(
@@ -173,7 +164,19 @@ def _fates(  # noqa: PLR0913, PLR0917 - the page's columns, and the rules
     if labels:
         _scoped_rules(fates, raw_blocks, words, links, leaves, labels, parents, rules)
     if Rule.LIST_HEADINGS in rules or Rule.BETWEEN_TEXT in rules:
-        _sequence_rules(fates, words, leaves, rules)
+        overrides = article.sequence(
+            words,
+            [fate in _KEPT_FATES for fate in fates],
+            [leaf == _LINK_DENSE for leaf in leaves],
+            [
+                fate == _BOILERPLATE and leaf == _SHORT_ISOLATED
+                for fate, leaf in zip(fates, leaves, strict=True)
+            ],
+            rules,
+        )
+        for index, rule in enumerate(overrides):
+            if rule is not None:
+                fates[index] = _RULE_FATES[rule]
     return fates
 
 
@@ -209,42 +212,6 @@ def _scoped_rules(  # noqa: PLR0913, PLR0917 - the page's columns, and the rules
         for index, rule in enumerate(overrides):
             if rule is not None:
                 fates[index] = _RULE_FATES[rule]
-
-
-def _sequence_rules(
-    fates: list[int], words: list[int], leaves: list[int], rules: frozenset[Rule]
-) -> None:
-    """The rules over the sequence of blocks with words, on `fates`, judged on the
-    fates as the other rules left them (a heading dropped here does not make
-    the next one stand between dropped blocks):
-
-    - list_headings: a kept block of at most HEADING_WORDS words that leads a
-      block the tree rejected for its links, or stands between blocks not
-      kept, is the heading of a link list;
-    - between_text: a block the tree rejected as short and isolated
-      (short_isolated) whose neighbours with words are both kept is kept.
-    """
-    with_words = [index for index, count in enumerate(words) if count]
-    kept = [fates[index] in _KEPT_FATES for index in with_words]
-    headings = Rule.LIST_HEADINGS in rules
-    between = Rule.BETWEEN_TEXT in rules
-    last = len(with_words) - 1
-    for at, index in enumerate(with_words):
-        fate = fates[index]
-        before = at > 0 and kept[at - 1]
-        after = at < last and kept[at + 1]
-        if headings and fate in (_KEPT, _MAJORITY) and words[index] <= HEADING_WORDS:
-            leads_links = at < last and not after and leaves[with_words[at + 1]] == _LINK_DENSE
-            if leads_links or not (before or after):
-                fates[index] = _LIST_HEADING
-        elif (
-            between
-            and fate == _BOILERPLATE
-            and leaves[index] == _SHORT_ISOLATED
-            and before
-            and after
-        ):
-            fates[index] = _BETWEEN
 
 
 def _semantic_drop(fates: list[int], drops: list[int], words: list[int]) -> None:
