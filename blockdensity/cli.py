@@ -105,9 +105,9 @@ def _parser() -> argparse.ArgumentParser:
         choices=[str(profile) for profile in Profile],
         default=str(DEFAULT_CONF.profile),
         help="article (the default): the published fit, then the article rules (main, inner "
-        "and content container, comments, boxes, linked prose, list headings; on a page that "
-        "declares no article, comments, the content container and list headings only); "
-        "published: SPEC exactly",
+        "and content container, comments, boxes, linked prose, list headings, text between; "
+        "on a page that declares no article, comments, the content container, list headings "
+        "and text between only); published: SPEC exactly",
     )
     parser.add_argument(
         "--comments",
