@@ -10,7 +10,7 @@ under its own names, words.py), so it is safe in many threads and processes.
 
 from __future__ import annotations
 
-from blockdensity.conf import DEFAULT_CONF, PUBLISHED_CONF, Conf, Profile, Rule
+from blockdensity.conf import DEFAULT_CONF, PUBLISHED_CONF, Comments, Conf, Profile, Rule
 from blockdensity.fit import fit_text
 from blockdensity.render import html_to_text
 from blockdensity.result import (
@@ -29,6 +29,7 @@ __all__ = [
     "PUBLISHED_CONF",
     "Block",
     "BlockKind",
+    "Comments",
     "Conf",
     "Decision",
     "FallbackReason",

@@ -29,6 +29,7 @@ cdef uint32_t BOUNDARY_ELEMENT, ENTRY_REGION
 DEF MAIN_BIT = 1
 DEF COMMENTS_BIT = 2
 DEF BOXES_BIT = 4
+DEF CONTENT_BIT = 8
 # The region words in C: each word's bytes and length, and its group bit
 # (COMMENTS_BIT or BOXES_BIT); per lowercase first byte, the words that begin
 # with it, so a class is read once whatever the number of words.
@@ -43,6 +44,14 @@ cdef int _first_tokens[256][MAX_PER_FIRST]
 # Whether any word begins with this (lowercase) pair of bytes: most places in
 # a class fail here, before any word is compared.
 cdef unsigned char _pair[256][256]
+# The content container a CMS names (nesting.CONTENT_TOKENS): an owner word
+# followed by a part word, "-" and "_" skipped anywhere; per lowercase first
+# byte, the owner (or part) word that begins with it (their first bytes differ).
+cdef list _content_words = []  # keeps the bytes the pointers below point into
+cdef const unsigned char* _owner_by_first[256]
+cdef Py_ssize_t _owner_length[256]
+cdef const unsigned char* _part_by_first[256]
+cdef Py_ssize_t _part_length[256]
 cdef list _article_types = []
 cdef bytes _region_attribute = b""
 cdef uint64_t H1
@@ -108,9 +117,10 @@ cdef inline uint32_t _flags_of(uint64_t h) noexcept nogil:
 def configure(dict element_flags, dict bits, Py_ssize_t depth_limit,
               Py_ssize_t formatting_limit, Py_ssize_t search_limit,
               tuple comment_tokens, tuple box_tokens, tuple article_types,
-              bytes region_attribute, Py_ssize_t node_limit, Py_ssize_t attribute_limit):
+              bytes region_attribute, Py_ssize_t node_limit, Py_ssize_t attribute_limit,
+              tuple content_owners, tuple content_parts):
     """Take nesting.py's flag table, its flag bits by name, its limits and region words."""
-    global _token_objects, _article_types, _region_attribute, H1
+    global _token_objects, _article_types, _region_attribute, H1, _content_words
     global MAIN_NAME, ARTICLE_NAME, META_NAME, SCRIPT_NAME, NOSCRIPT_NAME, ENTRY_REGION
     global TBODY_NAME, TR_NAME, TBODY_FLAGS, TR_FLAGS, OPTION_NAME
     global VOID, IGNORED, RAW, PLAINTEXT, FORMATTING, SINGLE, CLOSES_P, SCOPE, MARKER
@@ -170,6 +180,20 @@ def configure(dict element_flags, dict bits, Py_ssize_t depth_limit,
             raise ValueError(f"region word {token!r} must be two bytes or more")
         _pair[first][token[1]] = 1
     _article_types = list(article_types)
+    _content_words = [*content_owners, *content_parts]
+    for slot in range(256):
+        _owner_by_first[slot] = NULL
+        _part_by_first[slot] = NULL
+    for token in content_owners:
+        if not token or token != token.lower() or _owner_by_first[token[0]] != NULL:
+            raise ValueError(f"content owner word {token!r}: lowercase, first bytes all differ")
+        _owner_by_first[token[0]] = token
+        _owner_length[token[0]] = len(token)
+    for token in content_parts:
+        if not token or token != token.lower() or _part_by_first[token[0]] != NULL:
+            raise ValueError(f"content part word {token!r}: lowercase, first bytes all differ")
+        _part_by_first[token[0]] = token
+        _part_length[token[0]] = len(token)
     _region_attribute = region_attribute
     for slot, attribute in enumerate((b"class", b"id", b"role", b"itemprop", b"property",
                                       b"content", b"type")):
@@ -419,7 +443,7 @@ cdef class _Scan:
         for index in range(self.length):
             if self.flags[index] & ENTRY_REGION:
                 mark = self.marks[self.mark_of[index]]
-                mark[1] = mark[1] & MAIN_BIT
+                mark[1] = mark[1] & (MAIN_BIT | CONTENT_BIT)
                 self.flags[index] &= ~ENTRY_REGION
         return 0
 
@@ -433,12 +457,57 @@ cdef class _Scan:
         if (name == MAIN_NAME or name == ARTICLE_NAME
                 or self.has_word(A_ROLE, b"main") or self.has_word(A_ITEMPROP, b"articlebody")):
             labels |= MAIN_BIT
+        elif self.names_content(A_CLASS) or self.names_content(A_ID):
+            labels |= CONTENT_BIT
         cdef int groups = self.named_groups(A_CLASS) | self.named_groups(A_ID)
         if groups & COMMENTS_BIT:
             labels |= COMMENTS_BIT
         elif groups & BOXES_BIT:
             labels |= BOXES_BIT
         return labels
+
+    cdef bint names_content(self, int slot) noexcept:
+        """Whether the attribute in `slot` holds an owner word then a part word (any
+        case, "-" and "_" skipped): entry-content, post__body, articleBody."""
+        cdef Py_ssize_t start = self.attribute_start[slot]
+        cdef Py_ssize_t end = self.attribute_end[slot]
+        cdef Py_ssize_t i, at
+        cdef unsigned char first
+        if start < 0:
+            return False
+        for i in range(start, end):
+            first = _lower(self.data[i])
+            if _owner_by_first[first] == NULL:
+                continue
+            at = self.skip_word(i, end, _owner_by_first[first], _owner_length[first])
+            if at < 0:
+                continue
+            while at < end and (self.data[at] == 45 or self.data[at] == 95):
+                at += 1
+            if at < end:
+                first = _lower(self.data[at])
+                if (_part_by_first[first] != NULL and self.skip_word(
+                        at, end, _part_by_first[first], _part_length[first]) >= 0):
+                    return True
+        return False
+
+    cdef Py_ssize_t skip_word(self, Py_ssize_t at, Py_ssize_t end, const unsigned char* word,
+                              Py_ssize_t length) noexcept:
+        """Just past `word` read from `at` ("-" and "_" skipped inside it), or -1."""
+        cdef Py_ssize_t j = 0
+        cdef unsigned char c
+        while j < length:
+            if at >= end:
+                return -1
+            c = self.data[at]
+            if (c == 45 or c == 95) and j > 0:
+                at += 1
+                continue
+            if _lower(c) != word[j]:
+                return -1
+            at += 1
+            j += 1
+        return at
 
     cdef int named_groups(self, int slot) noexcept:
         """The group bits of the region words the attribute in `slot` holds (any case)."""
@@ -806,13 +875,17 @@ cdef class _Scan:
         cdef list above = []  # per mark, the label bits kept around it
         cdef int around, own
         cdef Py_ssize_t outer
-        if not self.structure or not self.marks:
+        if not self.marks:
             return self.cuts
         merged = list(self.cuts)
         for mark in self.marks:
             outer = mark[2]
             around = (<int>above[outer] | <int>kept[outer]) if outer >= 0 else 0
-            own = <int>mark[1] & ~(around & ~MAIN_BIT)  # a main label always stays
+            # a container's label always stays; a page that declares no
+            # article gets only its content containers and comments
+            own = <int>mark[1] & ~(around & ~(MAIN_BIT | CONTENT_BIT))
+            if not self.structure:
+                own &= CONTENT_BIT | COMMENTS_BIT
             kept.append(own)
             above.append(around)
             if own:
@@ -829,6 +902,8 @@ cdef bytes _mark_bytes(int labels):
     words = []
     if labels & MAIN_BIT:
         words.append("main")
+    if labels & CONTENT_BIT:
+        words.append("content")
     if labels & COMMENTS_BIT:
         words.append("comments")
     elif labels & BOXES_BIT:

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
-from blockdensity.conf import DEFAULT_CONF, Profile
+from blockdensity.conf import DEFAULT_CONF, Comments, Profile
 from blockdensity.fit import fit_text
 from blockdensity.highlight import highlight
 from blockdensity.result import Fit
@@ -35,7 +35,9 @@ class _InputError(Exception):
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    conf = dataclasses.replace(DEFAULT_CONF, profile=Profile(args.profile))
+    conf = dataclasses.replace(
+        DEFAULT_CONF, profile=Profile(args.profile), comments=Comments(args.comments)
+    )
     if args.no_drop:
         conf = conf.without_drops()
     if args.highlight is not None and len(args.pages) != 1:
@@ -102,9 +104,17 @@ def _parser() -> argparse.ArgumentParser:
         "--profile",
         choices=[str(profile) for profile in Profile],
         default=str(DEFAULT_CONF.profile),
-        help="article (the default): the published fit, then the article rules on pages "
-        "with article structure (main and inner container, comments, boxes, linked prose); "
-        "published: SPEC exactly",
+        help="article (the default): the published fit, then the article rules (main, inner "
+        "and content container, comments, boxes, linked prose, list headings, text between; "
+        "on a page that declares no article, comments, the content container, list headings "
+        "and text between only); published: SPEC exactly",
+    )
+    parser.add_argument(
+        "--comments",
+        choices=[str(choice) for choice in Comments],
+        default=str(DEFAULT_CONF.comments),
+        help="where user comments go (article profile): separate (the default: --json's "
+        "comments field, not the text), include (the text too, after the article), drop",
     )
     parser.add_argument(
         "--no-drop",

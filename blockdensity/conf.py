@@ -16,6 +16,7 @@ __all__ = [
     "DEFAULT_CONF",
     "PPM",
     "PUBLISHED_CONF",
+    "Comments",
     "Conf",
     "Profile",
     "Rule",
@@ -37,10 +38,11 @@ class Profile(StrEnum):
 class Rule(StrEnum):
     """The article profile's rules (blockdensity/article.py), each switchable on its own.
 
-    They run only on a page with article structure (an <article>, <main>,
+    Most run only on a page with article structure (an <article>, <main>,
     role=main or itemprop=articleBody element, or an article declared in
-    OpenGraph or JSON-LD); on any other page the article profile is the
-    published fit, block for block.
+    OpenGraph or JSON-LD); on any other page only COMMENTS, CONTENT_CONTAINER,
+    LIST_HEADINGS and BETWEEN_TEXT act, and the article profile is otherwise
+    the published fit, block for block.
     """
 
     COMMENTS = "comments"  # user comments under the article
@@ -52,9 +54,31 @@ class Rule(StrEnum):
     # a block of prose the tree rejected for its links, kept inside the
     # container the other rules trust (an encyclopedia's or a blog's linked text)
     LINKED_PROSE = "linked_prose"
+    # where no declared main container is trusted (or none is declared), what
+    # lies outside the content container the page's CMS names (entry-content,
+    # post-body, article-body, story-body, ...): on every page, declaring or not
+    CONTENT_CONTAINER = "content_container"
+    # on every page: a short kept block that leads a block the tree rejected
+    # for its links, or stands between blocks not kept ("Most read", "More on
+    # this topic:"): the heading of a link list
+    LIST_HEADINGS = "list_headings"
+    # on every page: a block the tree rejected as short and isolated (a
+    # one-line paragraph, a date line) whose neighbours with words are both
+    # kept is kept: it stands inside the text
+    BETWEEN_TEXT = "between_text"
 
 
 ARTICLE_RULES: Final = frozenset(Rule)
+
+
+class Comments(StrEnum):
+    """Where the text of the user comments the comments rule finds goes (article profile)."""
+
+    # In Fit.comments, apart from the article: an indexer indexes them apart, or not at all.
+    SEPARATE = "separate"
+    # In the text too, after the article (trafilatura's default): Fit.comments holds them as well.
+    INCLUDE = "include"
+    DROP = "drop"  # nowhere: Fit.comments is None
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +103,8 @@ class Conf:
     profile: Profile = Profile.ARTICLE
     # The article rules that run under the article profile (ignored under published).
     article_rules: frozenset[Rule] = field(default=ARTICLE_RULES)
+    # Where the comments found by the COMMENTS rule go (ignored without it).
+    comments: Comments = Comments.SEPARATE
     # What the fit reports besides the text (neither changes the text): the
     # page's declared metadata (blockdensity.metadata, about 5% of a fit) and
     # the language its text is in (blockdensity.language, about 6%). Off, the
@@ -126,6 +152,13 @@ class Conf:
         except ValueError:
             names = ", ".join(Profile)
             raise ValueError(f"Conf.profile must be one of {names}, got {self.profile!r}") from None
+        try:
+            object.__setattr__(self, "comments", Comments(self.comments))
+        except ValueError:
+            names = ", ".join(Comments)
+            raise ValueError(
+                f"Conf.comments must be one of {names}, got {self.comments!r}"
+            ) from None
         rules: object = self.article_rules
         if isinstance(rules, str) or not isinstance(rules, (set, frozenset, list, tuple)):
             raise ValueError(f"Conf.article_rules must be a set of rules, got {rules!r}")  # noqa: TRY004 - Conf's errors are all ValueError

@@ -6,7 +6,7 @@ import hashlib
 
 from blockdensity import article
 from blockdensity.classify import CONTENT_LEAVES, LEAVES, classify, link_density_permil
-from blockdensity.conf import DEFAULT_CONF, Conf, Rule
+from blockdensity.conf import DEFAULT_CONF, Comments, Conf, Rule
 from blockdensity.decode import prepare_html
 from blockdensity.language import detect_language
 from blockdensity.measure import measure
@@ -19,20 +19,29 @@ __all__ = ["fit_text"]
 
 _KEPT, _BOILERPLATE, _DROPPED, _MAJORITY, _COMMENTS, _BOX, _OUTSIDE_MAIN, _OUTSIDE_INNER = range(8)
 _PROSE = 8  # kept by the linked_prose rule
-_KEPT_FATES = (_KEPT, _MAJORITY, _PROSE)
+_OUTSIDE_CONTENT = 9
+_LIST_HEADING = 10
+_BETWEEN = 11  # kept by the between_text rule
+_KEPT_FATES = (_KEPT, _MAJORITY, _PROSE, _BETWEEN)
 _LINK_DENSE = LEAVES.index(Reason.LINK_DENSE)
+_SHORT_ISOLATED = LEAVES.index(Reason.SHORT_ISOLATED)
 _RULE_FATES = {
     Rule.COMMENTS: _COMMENTS,
     Rule.BOXES: _BOX,
     Rule.MAIN_CONTAINER: _OUTSIDE_MAIN,
     Rule.INNER_CONTAINER: _OUTSIDE_INNER,
     Rule.LINKED_PROSE: _PROSE,
+    Rule.CONTENT_CONTAINER: _OUTSIDE_CONTENT,
+    Rule.LIST_HEADINGS: _LIST_HEADING,
+    Rule.BETWEEN_TEXT: _BETWEEN,
 }
 _RULE_REASONS = {
     _COMMENTS: Reason.ARTICLE_COMMENTS,
     _BOX: Reason.ARTICLE_BOX,
     _OUTSIDE_MAIN: Reason.OUTSIDE_MAIN_CONTAINER,
     _OUTSIDE_INNER: Reason.OUTSIDE_INNER_CONTAINER,
+    _OUTSIDE_CONTENT: Reason.OUTSIDE_CONTENT_CONTAINER,
+    _LIST_HEADING: Reason.LIST_HEADING,
 }
 
 
@@ -63,11 +72,22 @@ def fit_text(
     fates = _fates(
         raw_blocks, words, links, leaves, page.drop_scopes, page.scope_parents, conf.rules
     )
+    kept = [index for index, fate in enumerate(fates) if fate in _KEPT_FATES]
+    kept_words = [words[index] for index in kept]
+    if conf.rules and not any(kept_words):
+        # The article rules took all the tree kept (a page whose whole text
+        # sits in a region named like comments, or is only short headings):
+        # the published verdict stands, rather than the whole page.
+        published = _fates(
+            raw_blocks, words, links, leaves, page.drop_scopes, page.scope_parents, frozenset()
+        )
+        verdict = [index for index, fate in enumerate(published) if fate in _KEPT_FATES]
+        if any(words[index] for index in verdict):
+            fates, kept = published, verdict
+            kept_words = [words[index] for index in kept]
 
     words_total = sum(words)
     blocks_with_words = len(words) - words.count(0)
-    kept = [index for index, fate in enumerate(fates) if fate in _KEPT_FATES]
-    kept_words = [words[index] for index in kept]
 
     fallback: FallbackReason | None = None
     if words_total == 0:
@@ -82,6 +102,17 @@ def fit_text(
         kept_words = words
 
     text = render_blocks([raw_blocks[index] for index in kept], [texts[index] for index in kept])
+    comments = None
+    if fallback is None and conf.comments is not Comments.DROP:
+        # What the comments rule took from the article, rendered apart (the
+        # blocks the tree kept in comments regions); with INCLUDE, after it too.
+        found = [index for index, fate in enumerate(fates) if fate == _COMMENTS]
+        if found:
+            comments = render_blocks(
+                [raw_blocks[index] for index in found], [texts[index] for index in found]
+            )
+            if conf.comments is Comments.INCLUDE:
+                text = f"{text}\n{comments}" if text else comments
 
     lang_detected, lang_confidence = detect_language(text) if conf.detect_language else (None, None)
 
@@ -105,6 +136,7 @@ def fit_text(
         text_sha256=hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest(),
         metadata=read_metadata(doc, page.declarations, url) if conf.read_metadata else NO_METADATA,
         encoding=encoding,
+        comments=comments or None,
     )
 
 
@@ -129,12 +161,40 @@ def _fates(  # noqa: PLR0913, PLR0917 - the page's columns, and the rules
     linked prose the tree rejected (blockdensity.article).
     """
     fates = [_KEPT if leaf < CONTENT_LEAVES else _BOILERPLATE for leaf in leaves]
-    if not labels:
-        return fates
+    if labels:
+        _scoped_rules(fates, raw_blocks, words, links, leaves, labels, parents, rules)
+    if Rule.LIST_HEADINGS in rules or Rule.BETWEEN_TEXT in rules:
+        overrides = article.sequence(
+            words,
+            [fate in _KEPT_FATES for fate in fates],
+            [leaf == _LINK_DENSE for leaf in leaves],
+            [
+                fate == _BOILERPLATE and leaf == _SHORT_ISOLATED
+                for fate, leaf in zip(fates, leaves, strict=True)
+            ],
+            rules,
+        )
+        for index, rule in enumerate(overrides):
+            if rule is not None:
+                fates[index] = _RULE_FATES[rule]
+    return fates
+
+
+def _scoped_rules(  # noqa: PLR0913, PLR0917 - the page's columns, and the rules
+    fates: list[int],
+    raw_blocks: list[BlockInfo],
+    words: list[int],
+    links: list[int],
+    leaves: list[int],
+    labels: list[str],
+    parents: list[int],
+    rules: frozenset[Rule],
+) -> None:
+    """The semantic drop, then the article rules over the regions, on `fates`."""
     semantic = article.semantic_scopes(labels, parents)
     drops = [semantic[raw[DROP]] if raw[DROP] >= 0 else -1 for raw in raw_blocks]
     _semantic_drop(fates, drops, words)
-    if any(article.is_region(label) for label in labels):
+    if rules and any(article.is_region(label) for label in labels):
         kept = [fate in (_KEPT, _MAJORITY) for fate in fates]
         prose = (
             [
@@ -152,7 +212,6 @@ def _fates(  # noqa: PLR0913, PLR0917 - the page's columns, and the rules
         for index, rule in enumerate(overrides):
             if rule is not None:
                 fates[index] = _RULE_FATES[rule]
-    return fates
 
 
 def _semantic_drop(fates: list[int], drops: list[int], words: list[int]) -> None:
@@ -193,6 +252,8 @@ def _block_records(  # noqa: PLR0913, PLR0917 - the columns of one table
             decision, reason = Decision.CONTENT, Reason.SEMANTIC_MAJORITY
         elif fate == _PROSE:
             decision, reason = Decision.CONTENT, Reason.LINKED_PROSE
+        elif fate == _BETWEEN:
+            decision, reason = Decision.CONTENT, Reason.BETWEEN_TEXT
         elif fate in _RULE_REASONS:
             decision, reason = Decision.DROPPED, _RULE_REASONS[fate]
         else:

@@ -50,6 +50,8 @@ from blockdensity.elements import (
     ARTICLE_TYPES,
     BOX_TOKENS,
     COMMENT_TOKENS,
+    CONTENT_OWNERS,
+    CONTENT_PARTS,
     DEFAULT_BOUNDARIES,
     INLINE,
 )
@@ -212,6 +214,10 @@ REGION_ATTRIBUTE: Final = "data-blockdensity-region"
 MAIN_LABEL: Final = "main"
 COMMENTS_LABEL: Final = "comments"
 BOXES_LABEL: Final = "boxes"
+# A content container a CMS names (CONTENT_OWNERS then CONTENT_PARTS): marked
+# on every page, as comments are; main containers and boxes only on a page
+# that declares an article.
+CONTENT_LABEL: Final = "content"
 _COMMENT_TOKENS: Final = tuple(token.encode() for token in COMMENT_TOKENS)
 _BOX_TOKENS: Final = tuple(token.encode() for token in BOX_TOKENS)
 _ARTICLE_TYPES: Final = tuple(f'"{name}"'.encode() for name in ARTICLE_TYPES)
@@ -236,6 +242,8 @@ configure(
     REGION_ATTRIBUTE.encode(),
     NODE_LIMIT,
     ATTRIBUTE_LIMIT,
+    tuple(word.encode() for word in CONTENT_OWNERS),
+    tuple(word.encode() for word in CONTENT_PARTS),
 )
 
 
@@ -256,8 +264,10 @@ def bound_nesting(data: bytes, *, regions: bool = False) -> bytes:
     """`data` (UTF-8 HTML) with the tags that would nest too deep taken out; itself if none.
 
     With `regions` (the article profile), the start tags of the regions it
-    recognises (main containers, comments, boxes: blockdensity.article) get a
-    REGION_ATTRIBUTE naming them, when the page declares an article.
+    recognises (main containers, content containers, comments, boxes:
+    blockdensity.article) get a REGION_ATTRIBUTE naming them: comments and
+    content containers on every page, the others when the page declares an
+    article.
     """
     found = cuts(data, regions=regions)
     if not found:

@@ -89,6 +89,9 @@ class Reason(StrEnum):
     ARTICLE_BOX = "article_box"
     OUTSIDE_MAIN_CONTAINER = "outside_main_container"
     OUTSIDE_INNER_CONTAINER = "outside_inner_container"
+    OUTSIDE_CONTENT_CONTAINER = "outside_content_container"
+    LIST_HEADING = "list_heading"  # a short block heading a link list (list_headings)
+    BETWEEN_TEXT = "between_text"  # kept: a short isolated block between kept ones
     LINKED_PROSE = "linked_prose"  # kept: the one rule that overrides a boilerplate verdict
 
 
@@ -244,6 +247,14 @@ class Summary:
     )
     metadata: Metadata = field(
         default=NO_METADATA, metadata=_doc("What the page says about itself.")
+    )
+    # Added in schema version 3 of the worker's record, with a default for the same reason.
+    comments: str | None = field(
+        default=None,
+        metadata=_doc(
+            "The text of the page's user comments (the article profile's comments rule), apart"
+            " from text; null when there are none, on fallback, or with Conf.comments drop."
+        ),
     )
 
     def __post_init__(self) -> None:

@@ -355,4 +355,5 @@ def test_reason_values_are_the_tree_leaves_and_the_semantic_and_article_rules() 
         "after_links_long", "after_links_before_text", "after_links_short",
         "semantic_drop", "semantic_majority", "article_comments", "article_box",
         "outside_main_container", "outside_inner_container", "linked_prose",
+        "outside_content_container", "list_heading", "between_text",
     }  # fmt: skip

@@ -399,3 +399,19 @@ def test_profile_option_chooses_the_fit(tmp_path: Path, capsys: Capture) -> None
     assert "invalid choice: 'tabloid'" in usage_error(
         ["--profile", "tabloid", str(page_file)], capsys
     )
+
+
+def test_comments_option_chooses_where_comments_go(tmp_path: Path, capsys: Capture) -> None:
+    body = f"<article><h1>Head</h1><p>{seq('a', 1, 30)}</p></article>"
+    comments = f"<div class=comments><p>{seq('c', 1, 30)}</p></div>"
+    page_file = tmp_path / "page.html"
+    page_file.write_text(f"<html><body>{body}{comments}</body></html>")
+    _, separate, _ = run_main(["--json", str(page_file)], capsys)
+    record = json.loads(separate)
+    assert record["comments"] == seq("c", 1, 30)
+    assert "c01" not in record["text"]
+    _, included, _ = run_main(["--comments", "include", str(page_file)], capsys)
+    assert included.rstrip("\n").split("\n")[-1] == seq("c", 1, 30)
+    _, dropped, _ = run_main(["--json", "--comments", "drop", str(page_file)], capsys)
+    assert json.loads(dropped)["comments"] is None
+    assert "invalid choice: 'keep'" in usage_error(["--comments", "keep", str(page_file)], capsys)

@@ -296,12 +296,44 @@ def marks(html: str) -> list[tuple[int, str]]:
     return [(start, text.split('"')[1]) for start, text in found if text.startswith(" data-")]
 
 
-def test_regions_are_marked_only_on_a_page_that_declares_an_article() -> None:
+def test_boxes_are_marked_only_on_a_page_that_declares_an_article() -> None:
     body = '<div class="comments">c</div><div class="share-bar">s</div>'
-    assert marks(body) == []
+    # Comments are found on every page; boxes only where an article is declared.
+    assert [labels for _, labels in marks(body)] == ["comments"]
     assert [labels for _, labels in marks("<main>m</main>" + body)] == ["main", "comments", "boxes"]
     og = '<meta property="og:type" content="article">'
     assert [labels for _, labels in marks(og + body)] == ["comments", "boxes"]
+    assert marks('<div class="share-bar">s</div><p>text</p>') == []
+
+
+def test_a_content_container_is_named_by_an_owner_word_and_a_part_word() -> None:
+    named = [
+        '<div class="entry-content">x</div>',
+        '<div class="td-post-content tagdiv-type">x</div>',
+        '<div id="articleBody">x</div>',
+        '<div class="article__body">x</div>',
+        '<section class="Story_Content">x</section>',
+        '<div class="blog-post-body">x</div>',
+        '<div class="x news-body">x</div>',
+    ]
+    for html in named:
+        assert [labels for _, labels in marks(html)] == ["content"], html
+    for html in [
+        '<div class="entry">x</div>',
+        '<div class="content">x</div>',
+        '<div class="post content">x</div>',  # two words, not one name
+        '<div title="post-body">x</div>',
+        '<div class="postbo">x</div>',
+        '<div class="post-text">x</div>',  # "text" measured and left out
+    ]:
+        assert marks(html) == [], html
+    # A main container is not also a content container; a content container
+    # inside another keeps its mark (and so do the comments beside it).
+    assert [labels for _, labels in marks('<article class="post-content">x</article>')] == ["main"]
+    nested = '<div class="post-body"><div class="entry-content">x</div></div>'
+    assert [labels for _, labels in marks(nested)] == ["content", "content"]
+    commented = '<div class="comment-list"><div class="comment-body post-body">c</div></div>'
+    assert [labels for _, labels in marks(commented)] == ["comments", "content"]
 
 
 def test_a_mark_goes_after_the_tag_name_and_the_page_parses_with_it() -> None:
@@ -321,6 +353,10 @@ def test_a_region_around_the_headline_or_the_article_is_not_marked() -> None:
     # An element both a main container and named a region keeps both labels.
     both = '<main>m</main><article class="comment">c</article>'
     assert [labels for _, labels in marks(both)] == ["main", "main comments"]
+    # A content container does not unmark the region around it (a CMS's
+    # comment list of comment-text containers stays a comments region).
+    listed = '<div class="comments"><div class="post-content">c</div></div>'
+    assert [labels for _, labels in marks(listed)] == ["comments", "content"]
 
 
 def test_a_region_inside_the_same_region_is_marked_once() -> None:

@@ -25,6 +25,8 @@ from hypothesis import strategies as st
 from blockdensity import (
     DEFAULT_CONF,
     PUBLISHED_CONF,
+    Block,
+    Comments,
     Conf,
     Decision,
     FallbackReason,
@@ -180,7 +182,47 @@ ARTICLE_REASONS = {
     Reason.ARTICLE_BOX,
     Reason.OUTSIDE_MAIN_CONTAINER,
     Reason.OUTSIDE_INNER_CONTAINER,  # always inside the main container's region
+    Reason.OUTSIDE_CONTENT_CONTAINER,
+    Reason.LIST_HEADING,
 }
+# The rules that need no region around the block they remove.
+UNSCOPED_REASONS = {
+    Reason.OUTSIDE_MAIN_CONTAINER,
+    Reason.OUTSIDE_CONTENT_CONTAINER,
+    Reason.LIST_HEADING,
+}
+
+
+def check_decision(block: Block, conf: Conf) -> None:
+    """A block's decision and reason agree with the tree's leaf and the rule that acted."""
+    if block.decision is Decision.DROPPED and block.reason in ARTICLE_REASONS:
+        # An article rule removes only what the tree and the semantic drop kept.
+        assert conf.rules
+        assert block.leaf in CONTENT_LEAVES
+        assert block.scope is not None or block.reason in UNSCOPED_REASONS
+    elif block.decision is Decision.DROPPED:
+        assert block.reason is Reason.SEMANTIC_DROP
+        assert block.scope is not None
+    elif block.reason is Reason.LINKED_PROSE:
+        # The one article rule that keeps: a block the tree found link-dense.
+        assert conf.rules
+        assert block.decision is Decision.CONTENT
+        assert block.leaf is Reason.LINK_DENSE
+        assert block.scope is not None  # inside the trusted main container
+        assert 2 * block.link_words <= block.words
+    elif block.reason is Reason.BETWEEN_TEXT:
+        # Kept: a short isolated block between kept ones.
+        assert conf.rules
+        assert block.decision is Decision.CONTENT
+        assert block.leaf is Reason.SHORT_ISOLATED
+    elif block.reason is Reason.SEMANTIC_MAJORITY:
+        assert block.decision is Decision.CONTENT
+        assert block.leaf in CONTENT_LEAVES
+        assert block.scope is not None
+    else:
+        assert block.reason is block.leaf
+        content = block.leaf in CONTENT_LEAVES
+        assert block.decision is (Decision.CONTENT if content else Decision.BOILERPLATE)
 
 
 def check_fit(result: Fit, conf: Conf = DEFAULT_CONF) -> None:
@@ -200,35 +242,21 @@ def check_fit(result: Fit, conf: Conf = DEFAULT_CONF) -> None:
     leaves = reference_leaves([(b.words, b.link_words) for b in blocks], conf)
     assert [b.leaf for b in blocks] == leaves
     for block in blocks:
-        if block.decision is Decision.DROPPED and block.reason in ARTICLE_REASONS:
-            # An article rule removes only what the tree and the semantic drop kept.
-            assert conf.rules
-            assert block.leaf in CONTENT_LEAVES
-            assert block.scope is not None or block.reason is Reason.OUTSIDE_MAIN_CONTAINER
-        elif block.decision is Decision.DROPPED:
-            assert block.reason is Reason.SEMANTIC_DROP
-            assert block.scope is not None
-        elif block.reason is Reason.LINKED_PROSE:
-            # The one article rule that keeps: a block the tree found link-dense.
-            assert conf.rules
-            assert block.decision is Decision.CONTENT
-            assert block.leaf is Reason.LINK_DENSE
-            assert block.scope is not None  # inside the trusted main container
-            assert 2 * block.link_words <= block.words
-        elif block.reason is Reason.SEMANTIC_MAJORITY:
-            assert block.decision is Decision.CONTENT
-            assert block.leaf in CONTENT_LEAVES
-            assert block.scope is not None
-        else:
-            assert block.reason is block.leaf
-            content = block.leaf in CONTENT_LEAVES
-            assert block.decision is (Decision.CONTENT if content else Decision.BOILERPLATE)
+        check_decision(block, conf)
     fallback = expected_fallback(result)
     assert result.fallback_reason == fallback
     assert result.fallback is (fallback is not None)
+    comments = [b.text for b in blocks if b.reason is Reason.ARTICLE_COMMENTS]
+    if fallback is None and comments and conf.comments is not Comments.DROP:
+        assert result.comments == "\n".join(comments)
+    else:
+        assert result.comments is None
     if fallback is None:
         kept = [b for b in blocks if b.decision is Decision.CONTENT]
-        assert result.text == "\n".join(b.text for b in kept)
+        text = "\n".join(b.text for b in kept)
+        if conf.comments is Comments.INCLUDE and result.comments:
+            text = f"{text}\n{result.comments}" if text else result.comments
+        assert result.text == text
         assert result.blocks_kept == len(kept)
         assert result.words_kept == sum(b.words for b in kept)
     else:
@@ -481,6 +509,7 @@ def confs(draw: st.DrawFn) -> Conf:
         boundaries=boundaries,
         drop_elements=drops,
         drop_roles=roles,
+        comments=draw(st.sampled_from(list(Comments))),
     )
 
 

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, Final, Self
 from urllib.parse import parse_qs, urlsplit, urlunsplit
 
-from blockdensity import Profile
+from blockdensity import Comments, Profile
 
 __all__ = [
     "ENV_PREFIX",
@@ -164,6 +164,7 @@ class StageSettings(BrokerSettings, _InputQueues):
     log_format: str
     fit_function: str
     profile: Profile
+    comments: Comments
     output_blocks: bool
 
 
@@ -600,7 +601,14 @@ SETTINGS: Final[tuple[Setting, ...]] = (
         lambda value: Profile(_choice(tuple(Profile))(value)),
         "article",
         "Which fit runs: article (the default: the published fit and the article rules "
-        "after it, on pages with article structure) or published (SPEC exactly).",
+        "after it) or published (SPEC exactly).",
+    ),
+    Setting(
+        "comments",
+        lambda value: Comments(_choice(tuple(Comments))(value)),
+        "separate",
+        "Where the page's user comments go (article profile): separate (the output's "
+        "comments field, not its text), include (the text too, after the article), or drop.",
     ),
     Setting(
         "output_blocks",

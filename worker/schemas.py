@@ -47,7 +47,9 @@ __all__ = [
 # added lang_detected, lang_confidence, text_sha256, metadata and blocks, all
 # optional: a consumer of version 1 ignores them, and a record of version 1
 # still decodes as a CleanPage of version 2 (README, "Message contract").
-SCHEMA_VERSION: Final = 2
+# Version 3 added comments (the page's user comments apart from its text),
+# optional and null when there are none, the same way.
+SCHEMA_VERSION: Final = 3
 
 BodyT = TypeVar("BodyT", bytes, str)
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from blockdensity.elements import ARTICLE_TYPES, BOX_TOKENS, COMMENT_TOKENS
+from blockdensity.elements import ARTICLE_TYPES, BOX_TOKENS, COMMENT_TOKENS, CONTENT_TOKENS
 from blockdensity.nesting import (
     ATTRIBUTE_LIMIT,
     BOUNDARY_ELEMENT,
@@ -22,6 +22,7 @@ from blockdensity.nesting import (
     CELL,
     CLOSES_P,
     COMMENTS_LABEL,
+    CONTENT_LABEL,
     DDDT,
     DEPTH_LIMIT,
     ELEMENT_FLAGS,
@@ -67,6 +68,15 @@ _REGION_ATTRIBUTES: Final = frozenset(
 )
 _MAIN_ELEMENTS: Final = (b"main", b"article")
 _MAIN: Final = MAIN_LABEL.encode()
+_CONTENT: Final = CONTENT_LABEL.encode()
+_COMMENTS: Final = COMMENTS_LABEL.encode()
+_BOXES: Final = BOXES_LABEL.encode()
+# Containers: their marks always stay (only a main container, or the h1,
+# unmarks the comments and boxes regions around it).
+_CONTAINERS: Final = (_MAIN, _CONTENT)
+# The labels marked on a page that declares no article (the rest need one).
+_UNDECLARED: Final = (_CONTENT, _COMMENTS)
+_CONTENT_TOKENS: Final = tuple(token.encode() for token in CONTENT_TOKENS)
 _COMMENT_TOKENS: Final = tuple(token.encode() for token in COMMENT_TOKENS)
 _BOX_TOKENS: Final = tuple(token.encode() for token in BOX_TOKENS)
 _ARTICLE_TYPES: Final = tuple(f'"{name}"'.encode() for name in ARTICLE_TYPES)
@@ -273,15 +283,15 @@ class _Scan:
             self.push(name, flags | ENTRY_DROPPED)
             return
         mark = -1
-        if self.regions and (name == b"h1" or MAIN_LABEL.encode() in labels):
+        if self.regions and (name == b"h1" or _MAIN in labels):
             self.unmark_around()  # a region holding the article's headline or container is none
         if labels:
-            if MAIN_LABEL.encode() in labels:
+            if _MAIN in labels:
                 self.structure = True
             mark = len(self.marks)
             outer = next((m for m in reversed(self.mark_of) if m >= 0), -1)
             self.marks.append((start + 1 + len(name), labels, outer))
-            if len(labels) > 1 or labels[0] != MAIN_LABEL.encode():
+            if _COMMENTS in labels or _BOXES in labels:
                 flags |= ENTRY_REGION
         self.push(name, flags, mark)
 
@@ -290,7 +300,7 @@ class _Scan:
         for index, flags in enumerate(self.flags):
             if flags & ENTRY_REGION:
                 where, labels, outer = self.marks[self.mark_of[index]]
-                kept = [b"main"] if b"main" in labels else []
+                kept = [label for label in labels if label in _CONTAINERS]
                 self.marks[self.mark_of[index]] = (where, kept, outer)
                 self.flags[index] = flags & ~ENTRY_REGION
 
@@ -302,6 +312,8 @@ class _Scan:
         if name in _MAIN_ELEMENTS or b"main" in role or b"articlebody" in itemprop:
             labels.append(MAIN_LABEL.encode())
         named = attributes.get(b"class", b"").lower() + b" " + attributes.get(b"id", b"").lower()
+        if not labels and any(token in named.translate(None, b"-_") for token in _CONTENT_TOKENS):
+            labels.append(_CONTENT)
         if any(token in named for token in _COMMENT_TOKENS):
             labels.append(COMMENTS_LABEL.encode())
         elif any(token in named for token in _BOX_TOKENS):
@@ -408,7 +420,7 @@ class _Scan:
 
     def result(self) -> list[Cut]:
         """The cuts, and the region marks among them if the page declares an article."""
-        if not self.structure or not self.marks:
+        if not self.marks:
             return self.cuts
         # A comments or boxes label inside an element that keeps the same label
         # adds nothing (the article profile reads the outermost of each): it is
@@ -420,7 +432,12 @@ class _Scan:
         marks = []
         for where, labels, outer in self.marks:
             around = (above[outer] | set(kept[outer])) if outer >= 0 else set()
-            own = [label for label in labels if label == _MAIN or label not in around]
+            own = [
+                label
+                for label in labels
+                if (label in _CONTAINERS or label not in around)
+                and (self.structure or label in _UNDECLARED)
+            ]
             kept.append(own)
             above.append(around)
             if own:

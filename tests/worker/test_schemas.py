@@ -206,7 +206,7 @@ def test_clean_page_round_trips(encoding: Encoding) -> None:
     assert page.fallback
     decoded = decode_clean(encode_message(page, encoding), encoding)
     assert decoded == page
-    assert decoded.schema_version == 2
+    assert decoded.schema_version == 3
 
 
 class CleanPageV1(msgspec.Struct):
@@ -232,7 +232,7 @@ class CleanPageV1(msgspec.Struct):
 
 
 @pytest.mark.parametrize("encoding", list(Encoding))
-def test_a_consumer_of_version_1_reads_a_record_of_version_2(encoding: Encoding) -> None:
+def test_a_consumer_of_version_1_reads_a_record_of_version_3(encoding: Encoding) -> None:
     fit = fit_text('<meta property="og:title" content="Shared"><p>one two three</p>', url="u")
     page = clean_page(FetchedPage(url="https://e.org/", body=b"", status=203), fit, 0.1)
     assert page.metadata.title == "Shared"
@@ -243,7 +243,7 @@ def test_a_consumer_of_version_1_reads_a_record_of_version_2(encoding: Encoding)
         "https://e.org/",
         203,
         "one two three",
-        2,
+        3,
     )
 
 
@@ -258,8 +258,25 @@ def test_a_record_of_version_1_still_decodes_as_a_clean_page(encoding: Encoding)
     page = decode_clean(encode(v1), encoding)
     assert page.schema_version == 1
     assert (page.lang_detected, page.lang_confidence, page.text_sha256) == (None, None, None)
-    assert (page.metadata, page.blocks) == (Metadata(), None)
+    assert (page.metadata, page.blocks, page.comments) == (Metadata(), None, None)
     assert page.text == "main text"
+
+
+@pytest.mark.parametrize("encoding", list(Encoding))
+def test_comments_travel_apart_from_the_text(encoding: Encoding) -> None:
+    comment = " ".join(f"c{n:02d}" for n in range(30))
+    story = " ".join(f"a{n:02d}" for n in range(40))
+    html = (
+        f"<article><h1>Head line</h1><p>{story}</p></article>"
+        f'<div class="comments"><p>{comment}</p></div>'
+    )
+    page = clean_page(FetchedPage(url="https://e.org/", body=b""), fit_text(html), 0.1)
+    decoded = decode_clean(encode_message(page, encoding), encoding)
+    assert decoded.comments == comment
+    assert comment not in decoded.text
+    # A page without comments: null, as a consumer of version 2 never sees it.
+    plain = clean_page(FetchedPage(url="https://e.org/", body=b""), fit_text(f"<p>{story}</p>"), 0)
+    assert decode_clean(encode_message(plain, encoding), encoding).comments is None
 
 
 def test_the_schema_marks_only_version_1_fields_required() -> None:
@@ -289,6 +306,7 @@ def test_clean_page_fields_are_the_contract() -> None:
         "lang_confidence",
         "text_sha256",
         "metadata",
+        "comments",
         "url",
         "fetch_id",
         "status",

@@ -49,6 +49,7 @@ class App:
             max_tasks=settings.max_tasks_per_child,
             function=resolve_fit_function(settings.fit_function),
             profile=settings.profile,
+            comments=settings.comments,
             output_blocks=settings.output_blocks,
             memory_limit=settings.fit_memory_limit,
             recycle_memory=settings.fit_recycle_memory,

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Final, cast
 
-from blockdensity import DEFAULT_CONF, Conf, Profile, fit_text
+from blockdensity import DEFAULT_CONF, Comments, Conf, Profile, fit_text
 from worker.schemas import CleanPage, Encoding, FetchedPage, clean_page, decode_page, encode_message
 from worker.stage.ipc import (
     FRAME_ENCODINGS,
@@ -116,9 +116,10 @@ def die_with_parent() -> None:
         libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
-def serve(
+def serve(  # noqa: PLR0913, PLR0917 - a fit process's settings, handed over by position (Process args)
     channel: socket.socket,
     profile: Profile,
+    comments: Comments,
     blocks: bool,
     function: FitFunction,
     memory_limit: int = 0,
@@ -136,7 +137,7 @@ def serve(
     # Ctrl-C in a terminal signals the whole process group: the worker decides
     # when its fit processes stop (by closing their sockets), not the keyboard.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _conf = replace(DEFAULT_CONF, profile=profile)
+    _conf = replace(DEFAULT_CONF, profile=profile, comments=comments)
     _blocks = blocks
     channel.setblocking(True)
     # A reset socket is the parent closing it with a ping's answer unread (at

@@ -46,7 +46,7 @@ from dataclasses import dataclass
 from multiprocessing.process import BaseProcess
 from typing import Final
 
-from blockdensity import DEFAULT_CONF, Profile
+from blockdensity import DEFAULT_CONF, Comments, Profile
 from worker.schemas import Encoding
 from worker.stage.fitproc import FitFunction, fit_page, serve
 from worker.stage.ipc import (
@@ -204,6 +204,7 @@ class FitPool:
         max_tasks: int,
         function: FitFunction = fit_page,
         profile: Profile = DEFAULT_CONF.profile,
+        comments: Comments = DEFAULT_CONF.comments,
         output_blocks: bool = False,
         on_restart: Callable[[RestartReason], None] = lambda _: None,
         memory_limit: int = 0,
@@ -213,6 +214,7 @@ class FitPool:
         self._memory_limit = memory_limit  # a fit process's growth limit (RLIMIT_DATA)
         self._recycle_memory = recycle_memory  # resident size past which one is recycled
         self._profile = profile
+        self._comments = comments
         self._output_blocks = output_blocks
         self._timeout = timeout
         self._max_tasks = max_tasks
@@ -320,6 +322,7 @@ class FitPool:
             args=(
                 theirs,
                 self._profile,
+                self._comments,
                 self._output_blocks,
                 self._function,
                 self._memory_limit,

@@ -10,7 +10,7 @@ from collections.abc import Awaitable, Callable
 import msgspec
 import pytest
 
-from blockdensity import FallbackReason, fit_text
+from blockdensity import Comments, FallbackReason, fit_text
 from devkit.faults import HANG_SIGNAL, SLOW_MARKER, dies_on_arrival, fit_page_with_markers
 from devkit.messages import sample_pages
 from devkit.procs import children
@@ -44,6 +44,7 @@ async def _with_pool(
     timeout: float = 5.0,
     max_tasks: int = 0,
     function: FitFunction = fit_page,
+    comments: Comments = Comments.SEPARATE,
 ) -> int:
     """Run `test` with a pool of 2; return how many children were replaced."""
     restarts: list[int] = []
@@ -52,6 +53,7 @@ async def _with_pool(
         timeout=timeout,
         max_tasks=max_tasks,
         function=function,
+        comments=comments,
         on_restart=lambda _reason: restarts.append(1),
     )
     pool.start()
@@ -90,6 +92,26 @@ async def test_results_equal_the_in_process_fit() -> None:
             assert result.fallback_reason is None
 
     assert await _with_pool(run) == 0
+
+
+COMMENTED = (
+    "<html><body><article><h1>Head line</h1><p>"
+    + " ".join(f"a{n:02d}" for n in range(40))
+    + '</p></article><div class="comments"><p>'
+    + " ".join(f"c{n:02d}" for n in range(30))
+    + "</p></div></body></html>"
+).encode()
+
+
+@pytest.mark.parametrize("comments", list(Comments))
+async def test_the_comments_setting_reaches_the_fit(comments: Comments) -> None:
+    async def run(pool: FitPool) -> None:
+        result = await _fit(pool, _page(COMMENTED))
+        assert ("c01" in result.text) is (comments is Comments.INCLUDE)
+        assert (result.comments is None) is (comments is Comments.DROP)
+        assert result.text.startswith("Head line\na00")
+
+    await _with_pool(run, comments=comments)
 
 
 async def test_charset_reaches_the_fit() -> None:
