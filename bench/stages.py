@@ -5,13 +5,14 @@ blockdensity.fit.fit_text calls (blockdensity/fit.py, dom.py, segment.py),
 with a CPU-time reading (process_time) after each: the encoding of the page
 to UTF-8, the nesting scan (blockdensity.nesting, which also marks the
 article profile's regions), lexbor's parse, the walk (segment), measure,
-classify, the semantic drop and the article rules (the fates), render, the
-language detection, the digest (the text's SHA-256), the metadata, the Fit
-record, then what the worker's fit process does with it (worker/stage/
-fitproc.py): the CleanPage built and encoded with msgspec (MessagePack, as
-bench.worker_e2e sends); last, the freeing of the page (the Fit holds the
-walk's Page, whose declaration nodes hold lexbor's tree: the tree goes
-when the Fit goes).
+classify, the semantic drop and the article rules (the fates), the verdict
+(the kept blocks, the published verdict when the rules took everything, the
+fallback), the blocks' texts, render, the language detection, the digest
+(the text's SHA-256), the metadata, the Fit record, then what the worker's
+fit process does with it (worker/stage/fitproc.py): the CleanPage built and
+encoded with msgspec (MessagePack, as bench.worker_e2e sends); last, the
+freeing of the page (the Fit holds the walk's Page, whose declaration nodes
+hold lexbor's tree: the tree goes when the Fit goes).
 
 Before any timing, every page's staged result is checked against fit_text's
 (every Summary field: text, comments, metadata, language, digest, counts);
@@ -21,8 +22,11 @@ Each round, every page runs staged and then whole (fit_text, then the same
 record and free, the order swapped each round), so both see the same machine.
 A stage's figure is its best round (summed over a group's pages), less the
 timer's own cost (calibrated here: one reading per stage). The sum of the
-stages is compared with the whole fit's best round (the residual: the calls
-between stages, the timer's noise).
+stages is compared with the whole fit's best round (the residual), and so is
+the staged fit run without clock readings (a third variant each round): the
+glue between the calls here is interpreted Python where fit.py is compiled
+by mypyc, and that row shows what it costs (nothing measurable on the
+corpus); the residual is then what the readings themselves disturb, and noise.
 
 Groups: per corpus (dev: scrapinghub + readability; small: trafilatura-eval),
 its smallest size quartile (Q1), all its pages, its largest quartile (Q4).
@@ -74,6 +78,8 @@ FIT_STAGES: Final = (
     "measure",
     "classify",
     "fates (drop, article rules)",
+    "verdict (kept, fallback)",
+    "block texts",
     "render",
     "language",
     "digest (SHA-256)",
@@ -88,6 +94,7 @@ BYTES: Final = "bytes decode (prepare_html)"
 WORKER_STAGES: Final = (MESSAGE, BYTES)
 STAGES: Final = FIT_STAGES + AFTER_STAGES + WORKER_STAGES
 WHOLE: Final = "whole fit_text"
+UNREAD: Final = "staged fit, no clock readings"
 
 _fates = fit_module._fates
 _KEPT_FATES = fit_module._KEPT_FATES
@@ -133,6 +140,7 @@ def staged_fit(  # noqa: C901 - fit_text's body, one stage after another
     marks.append(clock())
     scopes, parents = page.drop_scopes, page.scope_parents
     fates = _fates(raw_blocks, words, links, leaves, scopes, parents, conf.rules)
+    marks.append(clock())
     kept = [index for index, fate in enumerate(fates) if fate in _KEPT_FATES]
     kept_words = [words[index] for index in kept]
     if conf.rules and not any(kept_words):
@@ -155,6 +163,7 @@ def staged_fit(  # noqa: C901 - fit_text's body, one stage after another
         kept_words = words
     marks.append(clock())
     texts = page.block_texts()
+    marks.append(clock())
     text = render_blocks([raw_blocks[index] for index in kept], [texts[index] for index in kept])
     comments = None
     if fallback is None and conf.comments is not Comments.DROP:
@@ -267,46 +276,60 @@ def timer_cost(clock: Clock, readings: int = 200_000) -> float:
 
 @dataclass(frozen=True, slots=True)
 class Group:
-    name: str
+    corpus: str
+    label: str  # "Q1 (smallest)", "all", "Q4 (largest)"
     indexes: list[int]  # into the items
+
+    @property
+    def name(self) -> str:
+        return f"{self.corpus} {self.label}"
+
+
+def _no_reading() -> float:
+    return 0.0
 
 
 def profile(
     items: list[Item], groups: list[Group], conf: Conf, rounds: int, overhead: float
 ) -> dict[tuple[str, str], float]:
-    """(group, stage or WHOLE) -> best round's seconds a page, less the timer's cost."""
+    """(group, stage or WHOLE or UNREAD) -> best round's seconds a page, less the timer's cost."""
     clock = time.process_time
     best: dict[tuple[str, str], float] = {}
+    variants = ("staged", "whole", "unread")
     for round_ in range(rounds):
         staged = [[0.0] * len(STAGES) for _ in items]
-        whole = [[0.0] * (len(WORKER_STAGES) + 1 + len(AFTER_STAGES)) for _ in items]
+        whole = [0.0] * len(items)
+        unread = [0.0] * len(items)
         gc.collect()
         for index, item in enumerate(items):
-            for is_staged in (True, False) if round_ % 2 == 0 else (False, True):
-                marks = run_page(item, conf, staged=is_staged, clock=clock)
-                spans = [later - earlier for earlier, later in itertools.pairwise(marks)]
-                if is_staged:
+            # Each variant first in turn, round by round: whoever runs second
+            # finds the page in the caches.
+            shift = round_ % len(variants)
+            for variant in variants[shift:] + variants[:shift]:
+                if variant == "unread":
+                    start = clock()
+                    kept_alive = staged_fit(item.html, conf, item.page_id, [], _no_reading)
+                    unread[index] = clock() - start - overhead
+                    del kept_alive  # freed outside, as the whole fit's result is
+                    continue
+                marks = run_page(item, conf, staged=variant == "staged", clock=clock)
+                spans = [later - earlier - overhead for earlier, later in itertools.pairwise(marks)]
+                if variant == "staged":
                     # marks: message, bytes, the fit's stages, record, free.
-                    worker, fit_spans = spans[:2], spans[2:]
-                    staged[index] = [*fit_spans, *worker]
+                    staged[index] = [*spans[2:], *spans[:2]]
                 else:
-                    whole[index] = spans
+                    whole[index] = spans[2]  # message, bytes, the fit, record, free
         for group in groups:
-            for position, stage in enumerate(STAGES):
-                seconds = sum(staged[index][position] for index in group.indexes) - overhead * len(
-                    group.indexes
-                )
-                key = (group.name, stage)
-                best[key] = min(best.get(key, seconds), seconds)
-            # whole: message, bytes, the fit, record, free: the fit's span.
-            seconds = sum(whole[index][2] for index in group.indexes) - overhead * len(
-                group.indexes
-            )
-            best[group.name, WHOLE] = min(best.get((group.name, WHOLE), seconds), seconds)
-    return {
-        key: seconds / len(next(g for g in groups if g.name == key[0]).indexes)
-        for key, seconds in best.items()
-    }
+            columns = [
+                (stage, [staged[index][at] for index in group.indexes])
+                for at, stage in enumerate(STAGES)
+            ]
+            columns.append((WHOLE, [whole[index] for index in group.indexes]))
+            columns.append((UNREAD, [unread[index] for index in group.indexes]))
+            for name, values in columns:
+                seconds = sum(values) / len(values)
+                best[group.name, name] = min(best.get((group.name, name), seconds), seconds)
+    return best
 
 
 def print_table(
@@ -315,7 +338,7 @@ def print_table(
     print(f"### {title}")
     print()
     names = [group.name for group in groups]
-    header = " | ".join(f"{name:>22}" for name in names)
+    header = " | ".join(f"{group.label:>22}" for group in groups)
     print(f"| {'stage':30} | {header} |")
     print(f"|{'-' * 32}|" + "|".join(f"{'-' * 23}:" for _ in names) + "|")
 
@@ -336,13 +359,14 @@ def print_table(
         "residual (whole - sum)",
         [(whole[name] - sums[name], (whole[name] - sums[name]) / whole[name]) for name in names],
     )
+    row(UNREAD, [(per_page[name, UNREAD], per_page[name, UNREAD] / whole[name]) for name in names])
     for stage in (*AFTER_STAGES, *WORKER_STAGES):
         row(stage, [(per_page[name, stage], per_page[name, stage] / whole[name]) for name in names])
     sizes = []
     for group in groups:
         in_group = sorted(items[index].size for index in group.indexes)
         median = in_group[len(in_group) // 2] / 1e3
-        sizes.append(f"{group.name}: {len(in_group)} pages, median {median:.0f} KB")
+        sizes.append(f"{group.label}: {len(in_group)} pages, median {median:.0f} KB")
     print()
     print("; ".join(sizes))
     print()
@@ -368,9 +392,9 @@ def main() -> None:
         items += [item_of(page) for page in load_pages(args.data, CORPORA[corpus])]
         quartiles = size_quartiles([item.size for item in items[first:]])
         groups += [
-            Group(f"{corpus} Q1 (small)", [first + index for index in quartiles[0]]),
-            Group(f"{corpus} all", list(range(first, len(items)))),
-            Group(f"{corpus} Q4 (large)", [first + index for index in quartiles[-1]]),
+            Group(corpus, "Q1 (smallest)", [first + index for index in quartiles[0]]),
+            Group(corpus, "all", list(range(first, len(items)))),
+            Group(corpus, "Q4 (largest)", [first + index for index in quartiles[-1]]),
         ]
     for conf in confs.values():
         check(items, conf)
@@ -397,7 +421,7 @@ def main() -> None:
     for name, conf in confs.items():
         results[name] = profile(items, groups, conf, args.rounds, overhead)
     for corpus in corpora:
-        members = [group for group in groups if group.name.startswith(corpus)]
+        members = [group for group in groups if group.corpus == corpus]
         for name in confs:
             print_table(f"{corpus} pages, {name}", results[name], members, items)
     if len(confs) == 2:
