@@ -125,11 +125,15 @@ def size_quartiles(sizes: Sequence[int]) -> list[list[int]]:
 
 
 def spread_sample(items: Sequence[T], count: int) -> list[T]:
-    """`count` items evenly spread over `items` (in its order, the middle of each of
-    `count` equal stretches); all of them when there are no more than `count`."""
+    """`count` items evenly spread over `items`, in its order: one from each of `count`
+    equal stretches, the one nearest its middle; all of them when there are no more."""
     if count >= len(items):
         return list(items)
-    return [items[(2 * k + 1) * len(items) // (2 * count)] for k in range(count)]
+    size = len(items)
+    # The middle rounded down, or the stretch's first position if that falls before it.
+    return [
+        items[max((2 * k + 1) * size // (2 * count), -(-k * size // count))] for k in range(count)
+    ]
 
 
 def groups_of(corpus: str, pages: Sequence[str], sample: int) -> list[Group]:
@@ -414,7 +418,11 @@ def plot(timings: Timings, groups: list[Group], path: Path) -> None:
     import matplotlib.pyplot as plt
     from matplotlib.ticker import FuncFormatter
 
-    plain = FuncFormatter(lambda value, _: f"{value:g}")
+    def label_125(value: float, _: object) -> str:
+        """Ticks labelled at 1, 2, 3 and 5 of each decade only: the others crowd a log axis."""
+        return f"{value:g}" if f"{value:e}"[0] in "1235" else ""
+
+    plain = FuncFormatter(label_125)
     corpora = list(dict.fromkeys(group.corpus for group in groups))
     figure, axes = plt.subplots(1, len(corpora), figsize=(9, 4), squeeze=False, sharey=True)
     styles = {
