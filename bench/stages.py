@@ -52,23 +52,31 @@ from typing import Final
 
 from selectolax.lexbor import LexborDocumentOptions, LexborHTMLParser
 
-from bench.speed import CORPORA, html_bytes, size_quartiles
+from bench.speed import CORPORA, forget_split_urls, html_bytes, size_quartiles
 from blockdensity import DEFAULT_CONF, PUBLISHED_CONF, Conf, fit_text
 from blockdensity import dom as dom_module
 from blockdensity import fit as fit_module
+from blockdensity import metadata as metadata_module
 from blockdensity import segment as segment_module
 from blockdensity.classify import classify
 from blockdensity.conf import Comments
 from blockdensity.decode import prepare_html
 from blockdensity.language import detect_language
 from blockdensity.measure import measure
-from blockdensity.metadata import read_metadata
 from blockdensity.nesting import bound_nesting
 from blockdensity.render import render_blocks
-from blockdensity.result import NO_METADATA, Block, FallbackReason, Fit, summary_fields
+from blockdensity.result import NO_METADATA, Block, FallbackReason, Fit, Metadata, summary_fields
+from blockdensity.times import rfc3339
 from devkit.corpus import DEFAULT_DATA, Page, load_pages
 from worker.schemas import Encoding, FetchedPage, clean_page, decode_page, encode_message
 
+# blockdensity.metadata.read_metadata, step by step.
+METADATA_STAGES: Final = (
+    "metadata: meta, link, script",
+    "metadata: JSON-LD",
+    "metadata: microdata query",
+    "metadata: fields",
+)
 # The fit's stages, in order; then the worker's around it (not part of fit_text).
 FIT_STAGES: Final = (
     "encode (str to UTF-8)",
@@ -83,7 +91,7 @@ FIT_STAGES: Final = (
     "render",
     "language",
     "digest (SHA-256)",
-    "metadata",
+    *METADATA_STAGES,
     "Fit record",
 )
 RECORD: Final = "record (CleanPage + msgpack)"
@@ -104,11 +112,19 @@ _walk = segment_module._walk
 _close_titles = segment_module._close_titles
 _GROWING_REFERENCE = dom_module._GROWING_REFERENCE
 _replacement = dom_module._replacement
+_read_declarations = metadata_module._read_declarations
+_read_jsonld = metadata_module._read_jsonld
+_read_microdata = metadata_module._read_microdata
+_first = metadata_module._first
+_resolve = metadata_module._resolve
+_metadata = metadata_module._metadata
+_PUBLISHED = metadata_module._PUBLISHED
+_MICRODATA = metadata_module._MICRODATA
 
 Clock = Callable[[], float]
 
 
-def staged_fit(  # noqa: C901 - fit_text's body, one stage after another
+def staged_fit(  # noqa: C901, PLR0912 - fit_text's body, one stage after another
     html: str, conf: Conf, url: str, marks: list[float], clock: Clock
 ) -> tuple[Fit, dom_module.Document]:
     """fit_text(html, conf, url=url) for a str page, stage by stage: appends a clock
@@ -179,8 +195,11 @@ def staged_fit(  # noqa: C901 - fit_text's body, one stage after another
     marks.append(clock())
     digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
     marks.append(clock())
-    metadata = read_metadata(doc, page.declarations, url) if conf.read_metadata else NO_METADATA
-    marks.append(clock())
+    if conf.read_metadata:
+        metadata = staged_metadata(doc, page.declarations, url, marks, clock)
+    else:
+        metadata = NO_METADATA
+        marks += [clock()] * len(METADATA_STAGES)
 
     def blocks() -> tuple[Block, ...]:
         return _block_records(scopes, raw_blocks, texts, words, links, leaves, fates)
@@ -208,11 +227,44 @@ def staged_fit(  # noqa: C901 - fit_text's body, one stage after another
     return fit, doc
 
 
+def staged_metadata(
+    doc: dom_module.Document,
+    body: list[dom_module.Node],
+    url: str,
+    marks: list[float],
+    clock: Clock,
+) -> Metadata:
+    """read_metadata(doc, body, url), appending a clock reading after each of
+    METADATA_STAGES. Must mirror blockdensity/metadata.py."""
+    if doc.root is None:
+        marks += [clock()] * len(METADATA_STAGES)
+        return Metadata()
+    head = doc.head
+    values: dict[str, list[str]] = {}
+    scripts: list[str] = []
+    base_href = _read_declarations(
+        itertools.chain(head.iter() if head is not None else (), body), values, scripts
+    )
+    marks.append(clock())
+    if scripts:
+        _read_jsonld(scripts, values)
+    marks.append(clock())
+    if _first(values, _PUBLISHED, rfc3339) is None:
+        for node in dom_module.select(doc.root, _MICRODATA):
+            _read_microdata(node, node.attributes, values)
+    marks.append(clock())
+    base = (_resolve(url, base_href) if base_href else None) or url
+    metadata = _metadata(values, base)
+    marks.append(clock())
+    return metadata
+
+
 @dataclass(frozen=True, slots=True)
 class Item:
     """One page as the stages need it: decoded HTML, its message, its size."""
 
     page_id: str
+    url: str
     html: str
     message: bytes  # a FetchedPage in MessagePack, as bench.worker_e2e sends it
     size: int  # decoded HTML bytes
@@ -223,6 +275,7 @@ def item_of(page: Page) -> Item:
     fetched = FetchedPage(url=url, body=page.raw, fetch_id=page.page_id)
     return Item(
         f"{page.set_name}/{page.page_id}",
+        url,
         page.html,
         encode_message(fetched, Encoding.MSGPACK),
         html_bytes(page.html),
@@ -255,9 +308,8 @@ def run_page(item: Item, conf: Conf, *, staged: bool, clock: Clock) -> list[floa
 def check(items: list[Item], conf: Conf) -> None:
     """Every page's staged fit equals fit_text's, field for field; else stop, saying where."""
     for item in items:
-        url = f"https://bench.example/{item.page_id}"
-        staged = summary_fields(staged_fit(item.html, conf, url, [], time.process_time)[0])
-        whole = summary_fields(fit_text(item.html, conf, url=url))
+        staged = summary_fields(staged_fit(item.html, conf, item.url, [], time.process_time)[0])
+        whole = summary_fields(fit_text(item.html, conf, url=item.url))
         differing = [name for name in whole if staged[name] != whole[name]]
         if differing:
             raise AssertionError(
@@ -289,46 +341,58 @@ def _no_reading() -> float:
     return 0.0
 
 
-def profile(
-    items: list[Item], groups: list[Group], conf: Conf, rounds: int, overhead: float
-) -> dict[tuple[str, str], float]:
-    """(group, stage or WHOLE or UNREAD) -> best round's seconds a page, less the timer's cost."""
+Timings = dict[tuple[str, str], float]  # (group, stage or WHOLE or UNREAD) -> s a page
+
+
+def _run(item: Item, conf: Conf, variant: str, overhead: float) -> list[float]:
+    """One page, one variant: the staged fit's spans (in STAGES order), or the whole
+    fit's, or the staged fit's without readings (one span each)."""
     clock = time.process_time
-    best: dict[tuple[str, str], float] = {}
-    variants = ("staged", "whole", "unread")
+    forget_split_urls()  # else the second run of a page finds its URLs split already
+    if variant == "unread":
+        start = clock()
+        kept_alive = staged_fit(item.html, conf, item.url, [], _no_reading)
+        span = clock() - start - overhead
+        del kept_alive  # freed outside, as the whole fit's result is
+        return [span]
+    marks = run_page(item, conf, staged=variant == "staged", clock=clock)
+    spans = [later - earlier - overhead for earlier, later in itertools.pairwise(marks)]
+    if variant == "staged":
+        return [*spans[2:], *spans[:2]]  # marks: message, bytes, the fit's stages, record, free
+    return [spans[2]]  # message, bytes, the fit, record, free
+
+
+def profile(
+    items: list[Item], groups: list[Group], confs: dict[str, Conf], rounds: int, overhead: float
+) -> dict[str, Timings]:
+    """Per configuration: best round's seconds a page per group and stage, less the timer's
+    cost. Page by page, every configuration and variant in turn (so that two profiles are
+    compared at the same moments of a shared machine), whoever goes first changing each
+    round: whoever runs second finds the page in the caches."""
+    runs = [(name, variant) for name in confs for variant in ("staged", "whole", "unread")]
+    best: dict[str, Timings] = {name: {} for name in confs}
     for round_ in range(rounds):
-        staged = [[0.0] * len(STAGES) for _ in items]
-        whole = [0.0] * len(items)
-        unread = [0.0] * len(items)
+        spans: dict[tuple[str, str], list[list[float]]] = {run: [] for run in runs}
         gc.collect()
-        for index, item in enumerate(items):
-            # Each variant first in turn, round by round: whoever runs second
-            # finds the page in the caches.
-            shift = round_ % len(variants)
-            for variant in variants[shift:] + variants[:shift]:
-                if variant == "unread":
-                    start = clock()
-                    kept_alive = staged_fit(item.html, conf, item.page_id, [], _no_reading)
-                    unread[index] = clock() - start - overhead
-                    del kept_alive  # freed outside, as the whole fit's result is
-                    continue
-                marks = run_page(item, conf, staged=variant == "staged", clock=clock)
-                spans = [later - earlier - overhead for earlier, later in itertools.pairwise(marks)]
-                if variant == "staged":
-                    # marks: message, bytes, the fit's stages, record, free.
-                    staged[index] = [*spans[2:], *spans[:2]]
-                else:
-                    whole[index] = spans[2]  # message, bytes, the fit, record, free
-        for group in groups:
-            columns = [
-                (stage, [staged[index][at] for index in group.indexes])
-                for at, stage in enumerate(STAGES)
-            ]
-            columns.append((WHOLE, [whole[index] for index in group.indexes]))
-            columns.append((UNREAD, [unread[index] for index in group.indexes]))
-            for name, values in columns:
-                seconds = sum(values) / len(values)
-                best[group.name, name] = min(best.get((group.name, name), seconds), seconds)
+        shift = round_ % len(runs)
+        for item in items:
+            for name, variant in runs[shift:] + runs[:shift]:
+                spans[name, variant].append(_run(item, confs[name], variant, overhead))
+        for name in confs:
+            staged, whole, unread = (
+                spans[name, variant] for variant in ("staged", "whole", "unread")
+            )
+            for group in groups:
+                columns = [
+                    (stage, [staged[index][at] for index in group.indexes])
+                    for at, stage in enumerate(STAGES)
+                ]
+                columns.append((WHOLE, [whole[index][0] for index in group.indexes]))
+                columns.append((UNREAD, [unread[index][0] for index in group.indexes]))
+                table = best[name]
+                for stage, values in columns:
+                    seconds = sum(values) / len(values)
+                    table[group.name, stage] = min(table.get((group.name, stage), seconds), seconds)
     return best
 
 
@@ -417,26 +481,38 @@ def main() -> None:
         " (the fit here reads the decoded str, so its encode stage is the worker's bytes decode)"
     )
     print()
-    results = {}
-    for name, conf in confs.items():
-        results[name] = profile(items, groups, conf, args.rounds, overhead)
+    results = profile(items, groups, confs, args.rounds, overhead)
     for corpus in corpora:
         members = [group for group in groups if group.corpus == corpus]
         for name in confs:
             print_table(f"{corpus} pages, {name}", results[name], members, items)
-    if len(confs) == 2:
+    if len(confs) == 2:  # both profiles, timed side by side: what the article profile adds
         article, published = (results[name] for name in confs)
-        print("### metadata and language: the article profile against the published")
-        print()
-        print("| group | metadata: article | published | language: article | published |")
-        print("|---|---:|---:|---:|---:|")
-        for group in groups:
-            cells = " | ".join(
-                f"{run[group.name, stage] * 1e3:.3f} ms"
-                for stage in ("metadata", "language")
+        print_profiles(article, published, groups)
+
+
+def print_profiles(article: Timings, published: Timings, groups: list[Group]) -> None:
+    print("### the article profile against the published (ms a page: article / published)")
+    print()
+    rows = {
+        "metadata": METADATA_STAGES,
+        "language": ("language",),
+        **{stage: (stage,) for stage in METADATA_STAGES},
+        "scan (nesting, regions)": ("scan (nesting, regions)",),
+        "fates (drop, article rules)": ("fates (drop, article rules)",),
+        "whole fit_text": (WHOLE,),
+    }
+    print("| stage | " + " | ".join(group.name for group in groups) + " |")
+    print("|---|" + "---:|" * len(groups))
+    for label, stages in rows.items():
+        cells = " | ".join(
+            " / ".join(
+                f"{sum(run[group.name, stage] for stage in stages) * 1e3:.3f}"
                 for run in (article, published)
             )
-            print(f"| {group.name} | {cells} |")
+            for group in groups
+        )
+        print(f"| {label} | {cells} |")
 
 
 if __name__ == "__main__":
