@@ -40,6 +40,7 @@ import argparse
 import asyncio
 import logging
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -156,7 +157,36 @@ async def _publish_all(client: Client, queue: str, messages: list[tuple[str, byt
         )
 
 
-async def _run(pages: list[Page], rounds: int) -> dict[str, float]:
+def _profiler(pid: int, output: Path) -> subprocess.Popen[bytes]:
+    """py-spy sampling the worker and its fit processes into `output` (collapsed stacks),
+    until the worker exits. py-spy is not the project's: `pip install py-spy` in a venv of
+    your own. Its samples cost CPU on the same cores: a profiled run's figures are not
+    the benchmark's."""
+    beside = Path(sys.executable).parent / "py-spy"  # this venv's, if installed there
+    spy = str(beside) if beside.exists() else shutil.which("py-spy") or "py-spy"
+    return subprocess.Popen(  # noqa: S603 - our own arguments
+        [
+            spy,
+            "record",
+            "--pid",
+            str(pid),
+            "--subprocesses",
+            "--nonblocking",
+            "--rate",
+            "250",
+            "--format",
+            "raw",
+            "--output",
+            str(output),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+
+async def _run(
+    pages: list[Page], rounds: int, profile: Path | None = None, checkout: Path = ROOT
+) -> dict[str, float]:
     port = free_port()
     env = {
         **os.environ,
@@ -180,13 +210,15 @@ async def _run(pages: list[Page], rounds: int) -> dict[str, float]:
     async with Client(settings.amqp_url) as client:
         await client.declare_input(settings)
         await _publish_all(client, settings.input_queue, messages)
-        worker = subprocess.Popen([sys.executable, "-m", "worker"], env=env, cwd=ROOT)
+        worker = subprocess.Popen([sys.executable, "-m", "worker"], env=env, cwd=checkout)
         try:
             broker = _broker_pids()
             before = _cpu_split(worker.pid, broker)
             client_before = time.process_time()
             ready = await asyncio.to_thread(_wait_ready, port, 60)
             # Snapshot again at readiness: the start (pool, imports) is not per page.
+            if profile is not None:
+                profiler = _profiler(worker.pid, profile)
             before = _cpu_split(worker.pid, broker)
             client_before = time.process_time()
             machine_before = _machine_busy()
@@ -216,6 +248,8 @@ async def _run(pages: list[Page], rounds: int) -> dict[str, float]:
         finally:
             worker.send_signal(signal.SIGTERM)
             figures["exit"] = worker.wait(60)
+            if profile is not None:
+                profiler.wait(60)
             await client.delete_topology(settings)
     return figures
 
@@ -313,13 +347,17 @@ class CorpusRun:
         return self.pod / self.fit
 
 
-def run_corpus(name: str, data: Path, rounds: int) -> CorpusRun:
+def run_corpus(
+    name: str, data: Path, rounds: int, profile: Path | None = None, checkout: Path = ROOT
+) -> CorpusRun:
     """Every page of corpus `name` through the worker `rounds` times over, and the references."""
     pages = load_pages(data, CORPORA[name][1])
     # Before and after the worker's run, nothing else of this benchmark running;
     # the better of the two, since a noisy neighbour only ever slows it down.
     first = _in_process_rate(pages)
-    figures = asyncio.run(_run(pages, rounds))
+    figures = asyncio.run(
+        _run(pages, rounds, None if profile is None else profile / f"worker-{name}.txt", checkout)
+    )
     second = _in_process_rate(pages)
     return CorpusRun(
         name=name,
@@ -450,12 +488,32 @@ def main() -> None:
         default="both",
         help="the development pages (dev), the small pages (small: trafilatura-eval), or both",
     )
+    parser.add_argument(
+        "--py-spy",
+        type=Path,
+        metavar="DIR",
+        help="sample the worker and its fit processes with py-spy (not installed by the"
+        " project) into DIR/worker-<corpus>.txt, collapsed stacks; skews the figures",
+    )
+    parser.add_argument(
+        "--worker-checkout",
+        type=Path,
+        default=ROOT,
+        metavar="DIR",
+        help="run `python -m worker` from DIR (another checkout of the code, for an A/B"
+        " against a baseline; this venv's interpreter); default: this checkout",
+    )
     args = parser.parse_args()
+    if args.py_spy is not None:
+        args.py_spy.mkdir(parents=True, exist_ok=True)
     # The broker cancels the output consumer when the queue is deleted at the end.
     logging.getLogger("aiormq").setLevel(logging.ERROR)
     ensure_rabbitmq()
     names = list(CORPORA) if args.corpus == "both" else [args.corpus]
-    runs = [run_corpus(name, args.data, args.rounds) for name in names]
+    runs = [
+        run_corpus(name, args.data, args.rounds, args.py_spy, args.worker_checkout)
+        for name in names
+    ]
     for run in runs:
         print_corpus(run)
     print_summary(runs)
