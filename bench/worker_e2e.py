@@ -62,7 +62,7 @@ from devkit.corpus import DEFAULT_DATA, SEGMENT_SETS, SETS, Page, load_pages
 from devkit.paths import ROOT
 from devkit.procs import descendants, stat_fields
 from worker.config import StageSettings
-from worker.schemas import Encoding, clean_message_id
+from worker.schemas import CleanPage, Encoding, FetchedPage, clean_message_id, clean_page
 from worker.stage.fitproc import answer, fit_page
 
 _TICKS = os.sysconf("SC_CLK_TCK")
@@ -107,6 +107,17 @@ def _machine_busy() -> float:
 def _percentile(values: list[float], fraction: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
+
+
+# --stub-fit: what every page's fit process returns instead of fitting it, a
+# record of a typical size (the corpus's outputs are 5-8 KB): the parent's
+# per-message cost alone, without the children's parses on the same cores.
+_STUB_FIT: Final = fit_text("<html><body><article>" + "<p>a stub paragraph of text.</p>" * 200)
+
+
+def stub_fit(page: FetchedPage[bytes] | FetchedPage[str]) -> CleanPage:
+    """A fit function (BLOCKDENSITY_FIT_FUNCTION) that returns the same record for every page."""
+    return clean_page(page, _STUB_FIT, 0.0)
 
 
 def _url(page: Page) -> str:
@@ -185,7 +196,12 @@ def _profiler(pid: int, output: Path) -> subprocess.Popen[bytes]:
 
 
 async def _run(
-    pages: list[Page], rounds: int, profile: Path | None = None, checkout: Path = ROOT
+    pages: list[Page],
+    rounds: int,
+    profile: Path | None = None,
+    checkout: Path = ROOT,
+    *,
+    stub: bool = False,
 ) -> dict[str, float]:
     port = free_port()
     env = {
@@ -194,6 +210,8 @@ async def _run(
         "BLOCKDENSITY_HTTP_PORT": str(port),
         "BLOCKDENSITY_LOG_LEVEL": "WARNING",
     }
+    if stub:
+        env["BLOCKDENSITY_FIT_FUNCTION"] = "bench.worker_e2e:stub_fit"
     settings: StageSettings = StageSettings.from_env(env)
     messages = [_message(page, i, r) for r in range(rounds) for i, page in enumerate(pages)]
     figures: dict[str, float] = {"pages": len(messages)}
@@ -347,8 +365,14 @@ class CorpusRun:
         return self.pod / self.fit
 
 
-def run_corpus(
-    name: str, data: Path, rounds: int, profile: Path | None = None, checkout: Path = ROOT
+def run_corpus(  # noqa: PLR0913 - the run's options
+    name: str,
+    data: Path,
+    rounds: int,
+    profile: Path | None = None,
+    checkout: Path = ROOT,
+    *,
+    stub: bool = False,
 ) -> CorpusRun:
     """Every page of corpus `name` through the worker `rounds` times over, and the references."""
     pages = load_pages(data, CORPORA[name][1])
@@ -356,7 +380,13 @@ def run_corpus(
     # the better of the two, since a noisy neighbour only ever slows it down.
     first = _in_process_rate(pages)
     figures = asyncio.run(
-        _run(pages, rounds, None if profile is None else profile / f"worker-{name}.txt", checkout)
+        _run(
+            pages,
+            rounds,
+            None if profile is None else profile / f"worker-{name}.txt",
+            checkout,
+            stub=stub,
+        )
     )
     second = _in_process_rate(pages)
     return CorpusRun(
@@ -503,6 +533,12 @@ def main() -> None:
         help="run `python -m worker` from DIR (another checkout of the code, for an A/B"
         " against a baseline; this venv's interpreter); default: this checkout",
     )
+    parser.add_argument(
+        "--stub-fit",
+        action="store_true",
+        help="the fit processes return one fixed record instead of fitting (the parent's"
+        " per-message cost with little else on the cores; the ratios are then not the fit's)",
+    )
     args = parser.parse_args()
     if args.py_spy is not None:
         args.py_spy.mkdir(parents=True, exist_ok=True)
@@ -511,7 +547,9 @@ def main() -> None:
     ensure_rabbitmq()
     names = list(CORPORA) if args.corpus == "both" else [args.corpus]
     runs = [
-        run_corpus(name, args.data, args.rounds, args.py_spy, args.worker_checkout)
+        run_corpus(
+            name, args.data, args.rounds, args.py_spy, args.worker_checkout, stub=args.stub_fit
+        )
         for name in names
     ]
     for run in runs:
