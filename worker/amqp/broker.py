@@ -31,10 +31,11 @@ import asyncio
 import contextlib
 import logging
 import random
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, Final
 
 import aio_pika
+import aiormq
 import aiormq.exceptions
 from aio_pika.abc import (
     AbstractExchange,
@@ -51,6 +52,7 @@ from worker.amqp.topology import (
     HEADER_ERROR,
     HEADER_QUEUE,
     HEADER_REASON,
+    PERSISTENT,
     declare_inputs,
     declare_outputs,
     find_inputs,
@@ -445,17 +447,46 @@ class Broker:
                 log.info("consumer cancel did not complete (%r)", error)
 
     async def publish_output(self, body: bytes, *, content_type: str, message_id: str) -> None:
-        """Publish a clean page; return once confirmed, else raise PublishFailedError."""
-        exchange = self._output
-        if exchange is None:
+        """Publish a clean page; return once confirmed, else raise PublishFailedError.
+
+        Straight to aiormq's channel under the robust one (what aio-pika's
+        Exchange.publish does, without an aio_pika.Message built and turned
+        into properties per page: the cost the worker's parent paid most for
+        in aio-pika, BENCHMARKS.md), and without waiting for the frames to
+        drain to the socket: the confirm comes after them anyway. Confirms,
+        mandatory and returns raising stay the channel's.
+        """
+        exchange, channel = self._output, self._publish_channel
+        if exchange is None or channel is None:
             raise PublishFailedError("not connected")
-        message = aio_pika.Message(
-            body,
-            content_type=content_type,
-            message_id=message_id,
-            delivery_mode=aio_pika.DeliveryMode.PERSISTENT,
+        properties = aiormq.spec.Basic.Properties(
+            content_type=content_type, message_id=message_id, delivery_mode=PERSISTENT
         )
-        await self._publish(exchange, message, self._settings.output_routing_key)
+        await self._confirmed(
+            exchange.name,
+            self._publish_underlay(channel, body, exchange.name, properties),
+        )
+
+    async def _publish_underlay(
+        self,
+        channel: AbstractRobustChannel,
+        body: bytes,
+        exchange: str,
+        properties: aiormq.spec.Basic.Properties,
+    ) -> object:
+        if channel.is_closed:
+            raise aiormq.exceptions.ChannelInvalidStateError(f"{channel!r} closed")
+        underlay = await channel.get_underlay_channel()
+        if not isinstance(underlay, aiormq.Channel):  # the one aiormq has
+            raise TypeError(f"unexpected aiormq channel {underlay!r}")
+        return await underlay.basic_publish(
+            body,
+            exchange=exchange,
+            routing_key=self._settings.output_routing_key,
+            properties=properties,
+            mandatory=True,
+            wait=False,
+        )
 
     async def dead_letter(self, delivery: Delivery, reason: str, error: str) -> None:
         """Publish the message, as received, to the dead-letter exchange with why.
@@ -478,7 +509,14 @@ class Broker:
     async def _publish(
         self, exchange: AbstractExchange, message: aio_pika.Message, routing_key: str
     ) -> None:
-        """Publish and wait for the confirm; PublishFailedError if none came.
+        """Publish through aio-pika and wait for the confirm; PublishFailedError if none came
+        (see `_confirmed`)."""
+        await self._confirmed(
+            exchange.name, exchange.publish(message, routing_key, mandatory=True, timeout=None)
+        )
+
+    async def _confirmed(self, exchange: str, publishing: Coroutine[Any, Any, object]) -> None:
+        """Run a publish and wait for its confirm; PublishFailedError if none came.
 
         The publish timeout counts only time in which the broker is not
         blocking us, nor the first seconds after a move to another node (below).
@@ -499,9 +537,7 @@ class Broker:
         """
         timeout = self._settings.publish_timeout
         loop = asyncio.get_running_loop()
-        publish = asyncio.ensure_future(
-            exchange.publish(message, routing_key, mandatory=True, timeout=None)
-        )
+        publish = asyncio.ensure_future(publishing)
         try:
             while True:
                 blocks = self.blocks
@@ -513,7 +549,7 @@ class Broker:
                 if not self.blocked and self.blocks == blocks and not settling:
                     raise TimeoutError(f"no confirm within {timeout:g} s")
         except AMQP_FAILURES as error:
-            raise PublishFailedError(f"publish to {exchange.name!r} failed: {error!r}") from None
+            raise PublishFailedError(f"publish to {exchange!r} failed: {error!r}") from None
         finally:
             if not publish.done():
                 publish.cancel()

@@ -132,6 +132,7 @@ class _Child:
     retiring: bool = False  # recycled or closing: its exit is no failure
     killed_for: RestartReason | None = None  # why the parent killed it, if it did
     pidfd: int = -1  # a handle on the process that no reused pid can mistake
+    statm: int = -1  # its /proc/<pid>/statm, open while it lives (the recycling bound's)
     gone: bool = False  # its death has been handled (from its socket or its sentinel)
 
 
@@ -369,6 +370,12 @@ class FitPool:
         child = _Child(process=process, channel=_Channel(), pid=process.pid or 0)
         with contextlib.suppress(OSError, AttributeError):
             child.pidfd = os.pidfd_open(child.pid)
+        if self._recycle_memory:
+            # Read after every page: kept open, a read is one pread, not an
+            # open, a read and a close (and it stays the process's, whatever
+            # reuses the pid later).
+            with contextlib.suppress(OSError):
+                child.statm = os.open(f"/proc/{child.pid}/statm", os.O_RDONLY | os.O_CLOEXEC)
         child.channel.on_reply = functools.partial(self._on_reply, child)
         child.channel.on_lost = functools.partial(self._on_lost, child)
         self._children.append(child)
@@ -458,7 +465,7 @@ class FitPool:
     def _grown(self, child: _Child) -> bool:
         """Whether the child's resident memory is past the recycling bound (a large page
         leaves the allocator holding memory it seldom gives back)."""
-        return bool(self._recycle_memory) and _resident_bytes(child.pid) > self._recycle_memory
+        return bool(self._recycle_memory) and _resident_bytes(child.statm) > self._recycle_memory
 
     def _make_idle(self, child: _Child) -> None:
         if self._closing:
@@ -543,6 +550,9 @@ class FitPool:
         if code is None:
             _kill_child(child)  # its socket closed: dead, dying or broken, it is done
         child.gone = True
+        if child.statm >= 0:
+            os.close(child.statm)
+            child.statm = -1
         with contextlib.suppress(ValueError):
             self._children.remove(child)
         with contextlib.suppress(ValueError):
@@ -757,11 +767,12 @@ def _process_state(pid: int) -> str:
 _PAGE_SIZE: Final = os.sysconf("SC_PAGE_SIZE")
 
 
-def _resident_bytes(pid: int) -> int:
-    """A process's resident set size (/proc/<pid>/statm), 0 if unknown."""
+def _resident_bytes(statm: int) -> int:
+    """A process's resident set size from its open /proc/<pid>/statm, 0 if unknown."""
+    if statm < 0:
+        return 0
     try:
-        with open(f"/proc/{pid}/statm", "rb") as statm:
-            return int(statm.read().split()[1]) * _PAGE_SIZE
+        return int(os.pread(statm, 128, 0).split()[1]) * _PAGE_SIZE
     except (OSError, IndexError, ValueError):
         return 0
 

@@ -45,16 +45,24 @@ async def _with_pool(
     max_tasks: int = 0,
     function: FitFunction = fit_page,
     comments: Comments = Comments.SEPARATE,
+    recycle_memory: int = 0,
+    on_restart: Callable[[RestartReason], None] = lambda _reason: None,
 ) -> int:
     """Run `test` with a pool of 2; return how many children were replaced."""
     restarts: list[int] = []
+
+    def restarted(reason: RestartReason) -> None:
+        restarts.append(1)
+        on_restart(reason)
+
     pool = FitPool(
         size=2,
         timeout=timeout,
         max_tasks=max_tasks,
         function=function,
         comments=comments,
-        on_restart=lambda _reason: restarts.append(1),
+        on_restart=restarted,
+        recycle_memory=recycle_memory,
     )
     pool.start()
     try:
@@ -194,6 +202,26 @@ async def test_children_are_recycled() -> None:
 
     # Each child exits after one page; recycling is not a restart.
     assert await _with_pool(run, max_tasks=1) == 0
+
+
+@pytest.mark.parametrize(("bound", "recycled"), [(1, True), (1 << 40, False)])
+async def test_a_fit_process_past_the_resident_bound_is_recycled(
+    bound: int, recycled: bool
+) -> None:
+    """The resident size (read after every page) past BLOCKDENSITY_FIT_RECYCLE_MEMORY
+    replaces the process (counted as a memory restart); under it, the process stays."""
+    pages = [page.raw for page in sample_pages()][:4]
+    reasons: list[RestartReason] = []
+
+    async def run(pool: FitPool) -> None:
+        first = _fit_processes()
+        for page in pages:  # one at a time: each page's reply is read before the next
+            assert (await _fit(pool, _page(page))).title
+        await _until(lambda: len(_fit_processes()) == 2)
+        assert bool(set(first) - set(_fit_processes())) is recycled
+
+    await _with_pool(run, recycle_memory=bound, on_restart=reasons.append)
+    assert reasons == ([RestartReason.MEMORY] * len(pages) if recycled else [])
 
 
 def _fit_processes() -> list[int]:
