@@ -106,14 +106,16 @@ async def collect(
 ) -> list[Received]:
     """Read (and ack) messages of `queue` until `count` arrive or `timeout` passes.
 
-    With `until_empty`, only what is there now. Tolerates the broker closing
-    the client's connection (the robust connection reconnects; reading resumes).
+    With `until_empty`, only what is there now: until a read finds the queue
+    empty (a read is at most 5 s, so reading a long queue on a loaded machine
+    takes several). Tolerates the broker closing the client's connection (the
+    robust connection reconnects; reading resumes).
     """
     got: list[Received] = []
     deadline = time.monotonic() + timeout
     while len(got) < count and time.monotonic() < deadline:
         try:
-            got += await client.drain(
+            batch = await client.drain(
                 queue,
                 count - len(got),
                 min(5.0, deadline - time.monotonic()),
@@ -122,7 +124,8 @@ async def collect(
         except Exception:  # noqa: BLE001 - reconnecting; try again
             await asyncio.sleep(0.2)
             continue
-        if until_empty:
+        got += batch
+        if until_empty and not batch:
             break
     return got
 
