@@ -41,7 +41,7 @@ async def _fit(pool: FitPool, page: FetchedPage[bytes]) -> CleanPage:
 async def _with_pool(
     test: Callable[[FitPool], Awaitable[None]],
     *,
-    timeout: float = 5.0,
+    timeout: float = 30.0,  # the fit timeout: generous, a loaded machine is no timeout
     max_tasks: int = 0,
     function: FitFunction = fit_page,
     comments: Comments = Comments.SEPARATE,
