@@ -33,3 +33,13 @@ def walk(
     list[LexborNode],
     list[LexborNode],
 ]: ...
+
+DECLARED_ATTRIBUTES: tuple[str, ...]
+META: int
+LINK: int
+BASE: int
+JSONLD: int
+
+def declared(
+    head: LexborNode | None, body: list[LexborNode], names: tuple[int, ...]
+) -> list[tuple[int, str | None, str | None, str | None, str | None, str | None]]: ...

@@ -792,6 +792,85 @@ def walk(LexborNode body, const unsigned char[:] packed, int custom, dict names,
     )
 
 
+# What declared() hands back, first item of each record (blockdensity.metadata reads them).
+META, LINK, BASE, JSONLD = range(4)
+# The attribute names declared() reads, in the order it takes their ids: the
+# meta's content and the names it declares under (blockdensity.metadata's
+# order), a link's rel and href (also a base's href), a script's type.
+DECLARED_ATTRIBUTES = ("content", "property", "name", "itemprop", "http-equiv", "rel", "href", "type")
+DEF DECLARED_COUNT = 8
+DEF CONTENT = 0
+DEF PROPERTY = 1
+DEF NAME = 2
+DEF ITEMPROP = 3
+DEF HTTP_EQUIV = 4
+DEF REL = 5
+DEF HREF = 6
+DEF TYPE = 7
+
+
+cdef object _declared_value(bd_node* node, uintptr_t name_id):
+    # node.attributes.get(name), as selectolax makes it: None for an attribute
+    # without a value (or none of that name), else its value decoded ("replace").
+    cdef bd_attr* attr = _attribute(node, name_id)
+    if attr == NULL or attr.value == NULL or attr.value.data == NULL:
+        return None
+    return PyUnicode_DecodeUTF8(<const char*> attr.value.data, attr.value.length, "replace")
+
+
+cdef int _declaration(bd_node* node, const uintptr_t* ids, list found, object parser) except -1:
+    cdef uintptr_t node_id = node.local_name
+    cdef object value
+    if node_id == DECLARING[0]:  # meta: only one with content declares anything
+        value = _declared_value(node, ids[CONTENT])
+        if value:
+            found.append((
+                META, value, _declared_value(node, ids[PROPERTY]),
+                _declared_value(node, ids[NAME]), _declared_value(node, ids[ITEMPROP]),
+                _declared_value(node, ids[HTTP_EQUIV]),
+            ))
+    elif node_id == DECLARING[1]:  # link
+        value = _declared_value(node, ids[REL])
+        if value:
+            found.append((LINK, value, _declared_value(node, ids[HREF]), None, None, None))
+    elif node_id == DECLARING[2]:  # base
+        found.append((BASE, _declared_value(node, ids[HREF]), None, None, None, None))
+    elif node_id == DECLARING[3]:  # script: its text only when it is JSON-LD
+        value = _declared_value(node, ids[TYPE])
+        if value and value.strip().lower() == "application/ld+json":
+            found.append((JSONLD, _node(node, parser).text(deep=True), None, None, None, None))
+    return 0
+
+
+def declared(object head, list body, tuple names):
+    """What the declaring elements say, for blockdensity.metadata, read from lexbor's records
+    without a node object or an attribute dict per element: the <meta>, <link>, <base> and
+    <script> children of `head` (None: no head), then the elements of `body` (the walk's
+    declarations), in order. `names` are the ids of DECLARED_ATTRIBUTES in the document
+    (attribute_ids of an element made there with them). A record per element that declares something:
+    (META, content, property, name, itemprop, http-equiv) for a <meta> with content,
+    (LINK, rel, href) for a <link> with rel, (BASE, href), (JSONLD, text) for a JSON-LD
+    script, each padded with None to six items (one shape, one type); each value as
+    node.attributes.get gives it."""
+    cdef uintptr_t ids[DECLARED_COUNT]
+    cdef Py_ssize_t index
+    cdef bd_node* node
+    cdef list found = []
+    if len(names) != DECLARED_COUNT:
+        raise ValueError(f"expected {DECLARED_COUNT} attribute ids, got {names!r}")
+    for index in range(DECLARED_COUNT):
+        ids[index] = names[index]
+    if head is not None:
+        node = (<LexborNode> head).node.first_child
+        while node != NULL:
+            if node.type == ELEMENT_TYPE:
+                _declaration(node, ids, found, (<LexborNode> head).parser)
+            node = node.next
+    for item in body:
+        _declaration((<LexborNode> item).node, ids, found, (<LexborNode> item).parser)
+    return found
+
+
 cdef str _text(bd_node* node):
     # LexborNode.text_content, or "" where it is None, as the walk reads it.
     cdef _Text text = _Text()

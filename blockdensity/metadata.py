@@ -24,10 +24,10 @@ from __future__ import annotations
 
 import html
 from collections.abc import Callable, Iterable
-from itertools import chain
 from typing import Final
 from urllib.parse import urljoin, urlsplit
 
+from blockdensity import _walk as compiled_walk
 from blockdensity import dom, jsonld
 from blockdensity.result import Metadata
 from blockdensity.times import rfc3339
@@ -38,7 +38,6 @@ MAX_TEXT: Final = 2_000  # characters kept of one value
 MAX_ITEMS: Final = 32  # authors or keywords kept
 MAX_ITEM: Final = 200  # an author or keyword longer than this is a paragraph: left out
 
-_META, _LINK, _SCRIPT, _BASE = (dom.tag_id(name) for name in ("meta", "link", "script", "base"))
 # Microdata on elements other than <meta>: read only when the page has no
 # published time yet (one more walk of the tree, 5% of a fit: on the
 # development corpus the other sources leave the time missing on a third of
@@ -91,22 +90,26 @@ _CONTROLS: Final = dict.fromkeys([*range(0x20), 0x7F], " ")
 _NAME_ATTRIBUTES: Final = ("property", "name", "itemprop", "http-equiv")
 
 
-def read_metadata(doc: dom.Document, body: Iterable[dom.Node], url: str | None = None) -> Metadata:
+def read_metadata(
+    doc: dom.Document,
+    body: list[dom.Node],
+    url: str | None = None,
+    names: tuple[int, ...] = (),
+) -> Metadata:
     """The metadata `doc` declares; URLs in it resolved against `url` (else kept as given).
 
     `body`: the body's <meta>, <link>, <base> and <script> elements, as the
     fit's walk met them (segment.Page.declarations: not those inside an
-    element the walk skips, such as <template> or <noscript>).
+    element the walk skips, such as <template> or <noscript>). `names`: the
+    ids of blockdensity._walk.DECLARED_ATTRIBUTES in `doc` where the walk
+    found them (segment.Page.declared_ids), else found here.
     """
     root = doc.root
     if root is None:
         return Metadata()
-    head = doc.head
     values: dict[str, list[str]] = {}
     scripts: list[str] = []
-    base_href = _read_declarations(
-        chain(head.iter() if head is not None else (), body), values, scripts
-    )
+    base_href = _read_declarations(doc, body, names or _attribute_ids(doc), values, scripts)
     if scripts:
         _read_jsonld(scripts, values)
     if _first(values, _PUBLISHED, rfc3339) is None:
@@ -116,37 +119,54 @@ def read_metadata(doc: dom.Document, body: Iterable[dom.Node], url: str | None =
     return _metadata(values, base)
 
 
+def _attribute_ids(doc: dom.Document) -> tuple[int, ...]:
+    # The ids lexbor gives the attribute names in this document, which an
+    # element made here shows (segment's walk does the same for its own).
+    probe = doc.create_node("div")
+    for name in compiled_walk.DECLARED_ATTRIBUTES:
+        probe.attrs[name] = ""
+    return tuple(compiled_walk.attribute_ids(probe))
+
+
 def _read_declarations(
-    nodes: Iterable[dom.Node], values: dict[str, list[str]], scripts: list[str]
+    doc: dom.Document,
+    body: list[dom.Node],
+    names: tuple[int, ...],
+    values: dict[str, list[str]],
+    scripts: list[str],
 ) -> str | None:
-    """Read <meta> and <link> into `values`, JSON-LD texts into `scripts`; the first
-    <base href> (the one that counts, as in browsers)."""
+    """Read the head's and `body`'s <meta> and <link> into `values`, JSON-LD texts into
+    `scripts`; the first <base href> (the one that counts, as in browsers).
+
+    The compiled walk's module reads the elements' attributes from lexbor's
+    records, by the ids `names` (a Python node and an attribute dict per
+    element cost more than the rest of the metadata together).
+    """
     base_href = None
-    for node in nodes:
-        tag = node.tag_id
-        if tag == _META:
-            _read_meta(node.attributes, values)
-        elif tag == _LINK:
-            attributes = node.attributes
-            for rel in (attributes.get("rel") or "").lower().split():
-                _add(values, f"link:{rel}", attributes.get("href"))
-        elif tag == _SCRIPT:
-            if (node.attributes.get("type") or "").strip().lower() == "application/ld+json":
-                scripts.append(node.text(deep=True))
-        elif tag == _BASE and base_href is None:
-            base_href = node.attributes.get("href")
+    for kind, first, *rest in compiled_walk.declared(doc.head, body, names):
+        if kind == compiled_walk.META:
+            _read_meta(first, rest, values)
+        elif kind == compiled_walk.LINK:
+            if first:
+                for rel in first.lower().split():
+                    _add(values, f"link:{rel}", rest[0])
+        elif kind == compiled_walk.JSONLD:
+            if first is not None:
+                scripts.append(first)
+        elif base_href is None:  # BASE
+            base_href = first
     return base_href
 
 
-def _read_meta(attributes: dict[str, str | None], values: dict[str, list[str]]) -> None:
-    content = attributes.get("content")
+def _read_meta(content: str | None, names: list[str | None], values: dict[str, list[str]]) -> None:
+    """A <meta>: its content, under each name its property, name, itemprop and http-equiv
+    give (_NAME_ATTRIBUTES' order)."""
     if not content:
         return
-    for attribute in _NAME_ATTRIBUTES:
-        names = attributes.get(attribute)
-        if names:
+    for attribute in names:
+        if attribute:
             # Space-separated: <meta property="dc:title og:title" ...> declares both.
-            for name in names.lower().split():
+            for name in attribute.lower().split():
                 _add(values, name, content)
 
 

@@ -81,6 +81,7 @@ class Page:
     __slots__ = (
         "blocks",
         "declarations",
+        "declared_ids",
         "drop_scopes",
         "lang",
         "linked",
@@ -99,6 +100,7 @@ class Page:
         drop_scopes: list[str],
         scope_parents: list[int],
         declarations: list[dom.Node],
+        declared_ids: tuple[int, ...] = (),
     ) -> None:
         self.blocks = blocks
         # Every block's text with its markers, each followed by BLOCK_END.
@@ -116,6 +118,9 @@ class Page:
         # the way (they are skipped): where the body declares metadata
         # (blockdensity.metadata), found without another walk of the tree.
         self.declarations = declarations
+        # The ids of _walk.DECLARED_ATTRIBUTES in the page's document, as the
+        # compiled walk found them (for blockdensity.metadata); () when not found.
+        self.declared_ids = declared_ids
 
     def block_texts(self) -> list[str]:
         """Each block's text as the renderer reads it: markers but <br> removed."""
@@ -293,10 +298,12 @@ def _walk(doc: dom.Document, conf: Conf, trace: Trace | None) -> Page:
     # What _apply_attributes does, the compiled walk does on its way: it reads
     # the attributes by the ids lexbor gives their names in this document,
     # which an element made here shows.
+    # The same element shows the ids of the attributes the metadata reads:
+    # one more element made in the document costs more than its attributes.
     probe = doc.create_node("div")
-    for name in ("hidden", "role", REGION_ATTRIBUTE):
+    for name in ("hidden", "role", REGION_ATTRIBUTE, *compiled_walk.DECLARED_ATTRIBUTES):
         probe.attrs[name] = ""
-    hidden_id, role_id, region_id = compiled_walk.attribute_ids(probe)
+    hidden_id, role_id, region_id, *declared = compiled_walk.attribute_ids(probe)
     table = conf.table
     walked = compiled_walk.walk(
         body,
@@ -315,7 +322,9 @@ def _walk(doc: dom.Document, conf: Conf, trace: Trace | None) -> Page:
     # (blockdensity.metadata): hidden elements replaced.
     for node in hidden:
         node.replace_with(doc.create_node("img"))
-    return Page(blocks, text, linked, title or "", lang, drop_scopes, parents, declarations)
+    return Page(
+        blocks, text, linked, title or "", lang, drop_scopes, parents, declarations, tuple(declared)
+    )
 
 
 class _TracedWalk:
