@@ -797,8 +797,11 @@ META, LINK, BASE, JSONLD = range(4)
 # The attribute names declared() reads, in the order it takes their ids: the
 # meta's content and the names it declares under (blockdensity.metadata's
 # order), a link's rel and href (also a base's href), a script's type.
-DECLARED_ATTRIBUTES = ("content", "property", "name", "itemprop", "http-equiv", "rel", "href", "type")
-DEF DECLARED_COUNT = 8
+# Then pubdate, which has_microdata() looks for with itemprop.
+DECLARED_ATTRIBUTES = (
+    "content", "property", "name", "itemprop", "http-equiv", "rel", "href", "type", "pubdate"
+)
+DEF DECLARED_COUNT = 9
 DEF CONTENT = 0
 DEF PROPERTY = 1
 DEF NAME = 2
@@ -807,6 +810,7 @@ DEF HTTP_EQUIV = 4
 DEF REL = 5
 DEF HREF = 6
 DEF TYPE = 7
+DEF PUBDATE = 8
 
 
 cdef object _declared_value(bd_node* node, uintptr_t name_id):
@@ -869,6 +873,36 @@ def declared(object head, list body, tuple names):
     for item in body:
         _declaration((<LexborNode> item).node, ids, found, (<LexborNode> item).parser)
     return found
+
+
+def has_microdata(LexborNode root, tuple names):
+    """Whether an element of `root`'s subtree (itself included) has an itemprop or a
+    pubdate attribute: whether blockdensity.metadata's microdata query can find anything.
+    `names` as declared() takes them. One loop over lexbor's records: a few microseconds,
+    where the CSS query costs about a tenth of a millisecond."""
+    cdef uintptr_t itemprop_id, pubdate_id
+    cdef bd_node* node = root.node
+    cdef bd_attr* attr
+    if len(names) != DECLARED_COUNT:
+        raise ValueError(f"expected {DECLARED_COUNT} attribute ids, got {names!r}")
+    itemprop_id, pubdate_id = names[ITEMPROP], names[PUBDATE]
+    while True:
+        if node.type == ELEMENT_TYPE:
+            attr = (<bd_element*> node).first_attr
+            while attr != NULL:
+                if attr.node.local_name == itemprop_id or attr.node.local_name == pubdate_id:
+                    return True
+                attr = attr.next
+        if node.first_child != NULL:
+            node = node.first_child
+            continue
+        while node.next == NULL:
+            if node == root.node:
+                return False
+            node = node.parent
+        if node == root.node:
+            return False
+        node = node.next
 
 
 cdef str _text(bd_node* node):

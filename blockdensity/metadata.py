@@ -11,10 +11,12 @@ page) and were checked on the readability set against the metadata that
 Mozilla's Readability.js test suite expects (bench/metadata.py).
 
 The head's children are read directly; the body's <meta>, <link> and
-JSON-LD elements are those the fit's walk met on its way (it skips them).
+JSON-LD elements are those the fit's walk met on its way (it skips them);
+their attributes are read from lexbor's records (blockdensity._walk.declared).
 A CSS query over the tree (about 5% of a fit) runs only for microdata
-(itemprop dates and authors), and only when the other sources gave no
-published time.
+(itemprop dates and authors), only when the other sources gave no
+published time, and only when an element of the tree has an itemprop or a
+pubdate attribute at all (a loop in C finds out, _walk.has_microdata).
 Values are whitespace-collapsed, capped in length and number (a page
 cannot make the record large), and URLs are resolved against the page's
 URL (or its <base href>); a URL that does not resolve to http(s) is none.
@@ -42,8 +44,10 @@ MAX_ITEM: Final = 200  # an author or keyword longer than this is a paragraph: l
 # published time yet (one more walk of the tree, 5% of a fit: on the
 # development corpus the other sources leave the time missing on a third of
 # the pages, and microdata adds nothing to them, so it is worth its cost
-# only where a declared time would otherwise be missed). It is last in the
-# lists of the fields it gives, so reading it later changes no other value.
+# only where a declared time would otherwise be missed; and only on a tree
+# with an itemprop or pubdate attribute somewhere, which the query needs).
+# It is last in the lists of the fields it gives, so reading it later
+# changes no other value.
 _MICRODATA: Final = ", ".join(
     ("[itemprop~=datePublished]", "[itemprop~=dateModified]", "[itemprop~=author]", "time[pubdate]")
 )
@@ -109,10 +113,11 @@ def read_metadata(
         return Metadata()
     values: dict[str, list[str]] = {}
     scripts: list[str] = []
-    base_href = _read_declarations(doc, body, names or _attribute_ids(doc), values, scripts)
+    names = names or _attribute_ids(doc)
+    base_href = _read_declarations(doc, body, names, values, scripts)
     if scripts:
         _read_jsonld(scripts, values)
-    if _first(values, _PUBLISHED, rfc3339) is None:
+    if _first(values, _PUBLISHED, rfc3339) is None and compiled_walk.has_microdata(root, names):
         for node in dom.select(root, _MICRODATA):
             _read_microdata(node, node.attributes, values)
     base = (_resolve(url, base_href) if base_href else None) or url
