@@ -425,17 +425,33 @@ cdef Py_ssize_t _open_regions(bd_attr* attr, dict scopes, list drop_stack, list 
     return opened
 
 
-cdef int _find_hidden(bd_node* root, uintptr_t hidden_id, list hidden, object parser) except -1:
+cdef inline bint _has_any(bd_node* node, uintptr_t first_id, uintptr_t second_id) noexcept:
+    # Whether the element has an attribute of either name (0: no name).
+    cdef bd_attr* attr = (<bd_element*> node).first_attr
+    while attr != NULL:
+        if first_id and (attr.node.local_name == first_id or attr.node.local_name == second_id):
+            return True
+        attr = attr.next
+    return False
+
+
+cdef int _find_hidden(bd_node* root, uintptr_t hidden_id, list hidden, object parser,
+                      uintptr_t itemprop_id, uintptr_t pubdate_id, bint* microdata) except -1:
     # The hidden elements in a subtree the walk skips, outermost only, in
     # document order: _apply_attributes removes them from the tree, which
-    # blockdensity.metadata reads after the walk.
+    # blockdensity.metadata reads after the walk. On the way, whether an
+    # element the tree keeps has a microdata attribute (`microdata`).
     cdef bd_node* node = root.first_child
     while node != NULL:
         if node.type == ELEMENT_TYPE and _attribute(node, hidden_id) != NULL:
             hidden.append(_node(node, parser))
-        elif node.first_child != NULL:
-            node = node.first_child
-            continue
+        else:
+            if (node.type == ELEMENT_TYPE and not microdata[0]
+                    and _has_any(node, itemprop_id, pubdate_id)):
+                microdata[0] = True
+            if node.first_child != NULL:
+                node = node.first_child
+                continue
         while node.next == NULL:
             node = node.parent
             if node == root:
@@ -507,16 +523,19 @@ cdef class _Stack:
 
 def walk(LexborNode body, const unsigned char[:] packed, int custom, dict names,
          object title, uintptr_t hidden_id, uintptr_t role_id, frozenset roles,
-         uintptr_t region_id, dict scopes):
+         uintptr_t region_id, dict scopes, uintptr_t itemprop_id, uintptr_t pubdate_id):
     """The fit's walk from <body> on (the rules of segment._TracedWalk), with
     segment._apply_attributes' work done on the way; `packed` is the tag table's
     flags as native uint16 (TagTable.packed). Attributes are found by the ids of
     their names in the document (0: not sought): `hidden`, `role` (`roles` are
     the dropped ones) and the article profile's region attribute (`scopes` gives
-    each label's scope).
+    each label's scope); `itemprop` and `pubdate`, for blockdensity.metadata.
     Returns (blocks, text, linked, title, drop_scopes, scope_parents, declarations,
-    hidden): the last, the elements _apply_attributes would have replaced with
-    <img>, for the caller to replace."""
+    hidden, microdata): `hidden`, the elements _apply_attributes would have
+    replaced with <img>, for the caller to replace; `microdata`, whether an
+    element below <body> that stays in the tree has an itemprop or pubdate
+    attribute (what metadata's microdata query needs), found on the walk's way
+    over the attributes (when `hidden` is sought; else True)."""
     if not _configured:
         raise RuntimeError("blockdensity._walk.configure() has not been called")
     cdef const uint16_t* flags_of = <const uint16_t*> &packed[0]
@@ -548,6 +567,7 @@ def walk(LexborNode body, const unsigned char[:] packed, int custom, dict names,
     cdef Py_ssize_t closer_regions = 0  # the region scopes to close with `closer`
     cdef Py_ssize_t regions  # those the element at hand opened
     cdef list hidden = []
+    cdef bint microdata = False
     cdef bint seeking = hidden_id or role_id or region_id
     cdef bint was_hidden
     cdef bd_attr* attr
@@ -616,6 +636,8 @@ def walk(LexborNode body, const unsigned char[:] packed, int custom, dict names,
                             role_attr = attr
                         elif name_id == region_id and region_id and region_attr == NULL:
                             region_attr = attr
+                        elif itemprop_id and (name_id == itemprop_id or name_id == pubdate_id):
+                            microdata = True
                         attr = attr.next
                     if hidden_attr != NULL:  # as the <img> that replaces it
                         hidden.append(_node(node, parser))
@@ -660,7 +682,9 @@ def walk(LexborNode body, const unsigned char[:] packed, int custom, dict names,
                     node_id = TEXT_ID
                 elif flags & SKIP:
                     if hidden_id and not was_hidden and node.first_child != NULL:
-                        _find_hidden(node, hidden_id, hidden, parser)
+                        _find_hidden(
+                            node, hidden_id, hidden, parser, itemprop_id, pubdate_id, &microdata
+                        )
                     if (node_id == DECLARING[0] or node_id == DECLARING[1]
                             or node_id == DECLARING[2] or node_id == DECLARING[3]):
                         declarations.append(_node(node, parser))
@@ -788,7 +812,7 @@ def walk(LexborNode body, const unsigned char[:] packed, int custom, dict names,
         ends_block = True
     return (
         blocks, pieces.make(), links.make(), title, drop_scopes, scope_parents, declarations,
-        hidden,
+        hidden, microdata or not hidden_id,
     )
 
 
@@ -875,11 +899,11 @@ def declared(object head, list body, tuple names):
     return found
 
 
-def has_microdata(LexborNode root, tuple names):
-    """Whether an element of `root`'s subtree (itself included) has an itemprop or a
-    pubdate attribute: whether blockdensity.metadata's microdata query can find anything.
-    `names` as declared() takes them. One loop over lexbor's records: a few microseconds,
-    where the CSS query costs about a tenth of a millisecond."""
+def has_microdata(LexborNode root, tuple names, bint deep=True):
+    """Whether an element of `root`'s subtree (itself included; not deep: itself alone)
+    has an itemprop or a pubdate attribute: whether blockdensity.metadata's microdata
+    query can find anything. `names` as declared() takes them. One loop over lexbor's
+    records, where the CSS query costs about a tenth of a millisecond."""
     cdef uintptr_t itemprop_id, pubdate_id
     cdef bd_node* node = root.node
     cdef bd_attr* attr
@@ -893,6 +917,8 @@ def has_microdata(LexborNode root, tuple names):
                 if attr.node.local_name == itemprop_id or attr.node.local_name == pubdate_id:
                     return True
                 attr = attr.next
+        if not deep:
+            return False
         if node.first_child != NULL:
             node = node.first_child
             continue

@@ -99,6 +99,7 @@ def read_metadata(
     body: list[dom.Node],
     url: str | None = None,
     names: tuple[int, ...] = (),
+    microdata: bool | None = None,
 ) -> Metadata:
     """The metadata `doc` declares; URLs in it resolved against `url` (else kept as given).
 
@@ -106,7 +107,9 @@ def read_metadata(
     fit's walk met them (segment.Page.declarations: not those inside an
     element the walk skips, such as <template> or <noscript>). `names`: the
     ids of blockdensity._walk.DECLARED_ATTRIBUTES in `doc` where the walk
-    found them (segment.Page.declared_ids), else found here.
+    found them (segment.Page.declared_ids), else found here. `microdata`:
+    whether the body's elements have microdata attributes, where the walk
+    found out (segment.Page.microdata), else None.
     """
     root = doc.root
     if root is None:
@@ -117,11 +120,28 @@ def read_metadata(
     base_href = _read_declarations(doc, body, names, values, scripts)
     if scripts:
         _read_jsonld(scripts, values)
-    if _first(values, _PUBLISHED, rfc3339) is None and compiled_walk.has_microdata(root, names):
+    if _first(values, _PUBLISHED, rfc3339) is None and _may_hold_microdata(doc, names, microdata):
         for node in dom.select(root, _MICRODATA):
             _read_microdata(node, node.attributes, values)
     base = (_resolve(url, base_href) if base_href else None) or url
     return _metadata(values, base)
+
+
+def _may_hold_microdata(doc: dom.Document, names: tuple[int, ...], body: bool | None) -> bool:
+    """Whether an element of the tree has an itemprop or pubdate attribute (the microdata
+    query finds nothing otherwise): what the walk found below <body>, then <html>, <body>
+    and the head; the whole tree when the walk did not look."""
+    root = doc.root
+    if root is None:
+        return False
+    if body is None:
+        return compiled_walk.has_microdata(root, names)
+    if body or compiled_walk.has_microdata(root, names, deep=False):
+        return True
+    head, body_node = doc.head, doc.body
+    return (head is not None and compiled_walk.has_microdata(head, names)) or (
+        body_node is not None and compiled_walk.has_microdata(body_node, names, deep=False)
+    )
 
 
 def _attribute_ids(doc: dom.Document) -> tuple[int, ...]:

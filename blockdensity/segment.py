@@ -85,6 +85,7 @@ class Page:
         "drop_scopes",
         "lang",
         "linked",
+        "microdata",
         "scope_parents",
         "text",
         "title",
@@ -101,6 +102,7 @@ class Page:
         scope_parents: list[int],
         declarations: list[dom.Node],
         declared_ids: tuple[int, ...] = (),
+        microdata: bool | None = None,
     ) -> None:
         self.blocks = blocks
         # Every block's text with its markers, each followed by BLOCK_END.
@@ -121,6 +123,10 @@ class Page:
         # The ids of _walk.DECLARED_ATTRIBUTES in the page's document, as the
         # compiled walk found them (for blockdensity.metadata); () when not found.
         self.declared_ids = declared_ids
+        # Whether an element of the body (below it, kept in the tree) has an
+        # itemprop or pubdate attribute, as the compiled walk found on its way
+        # (for blockdensity.metadata's microdata query); None when not looked for.
+        self.microdata = microdata
 
     def block_texts(self) -> list[str]:
         """Each block's text as the renderer reads it: markers but <br> removed."""
@@ -246,6 +252,8 @@ def _apply_attributes(doc: dom.Document, conf: Conf) -> tuple[dict[int, str], in
     return openers, close_id
 
 
+_ITEMPROP: Final = compiled_walk.DECLARED_ATTRIBUTES.index("itemprop")
+_PUBDATE: Final = compiled_walk.DECLARED_ATTRIBUTES.index("pubdate")
 # The elements that declare metadata and that the walk skips (void or removed).
 _DECLARING: Final = ("meta", "link", "base", "script")
 _DECLARING_IDS: Final = frozenset(dom.tag_id(name) for name in _DECLARING)
@@ -316,14 +324,25 @@ def _walk(doc: dom.Document, conf: Conf, trace: Trace | None) -> Page:
         conf.drop_roles,
         region_id if conf.rules else 0,
         article.region_scopes(conf.rules),
+        declared[_ITEMPROP],
+        declared[_PUBDATE],
     )
-    blocks, text, linked, title, drop_scopes, parents, declarations, hidden = walked
+    blocks, text, linked, title, drop_scopes, parents, declarations, hidden, microdata = walked
     # The tree as _apply_attributes leaves it, for what reads it after the walk
     # (blockdensity.metadata): hidden elements replaced.
     for node in hidden:
         node.replace_with(doc.create_node("img"))
     return Page(
-        blocks, text, linked, title or "", lang, drop_scopes, parents, declarations, tuple(declared)
+        blocks,
+        text,
+        linked,
+        title or "",
+        lang,
+        drop_scopes,
+        parents,
+        declarations,
+        tuple(declared),
+        microdata,
     )
 
 
