@@ -88,6 +88,12 @@ _AUTHORS: Final = (
 )  # fmt: skip
 _KEYWORDS: Final = ("keywords", "news_keywords", "article:tag", "ld:keywords", "parsely-tags")
 _CANONICAL: Final = ("link:canonical", "og:url")
+# Every key a field reads: a declaration under another name (viewport, robots,
+# twitter:card, <link rel=stylesheet>, ...: most of a page's) is not kept.
+_READ: Final = frozenset(
+    _TITLE + _DESCRIPTION + _SITE_NAME + _TYPE + _IMAGE + _PUBLISHED + _MODIFIED + _AUTHORS
+    + _KEYWORDS + _CANONICAL
+)  # fmt: skip
 
 _CONTROLS: Final = dict.fromkeys([*range(0x20), 0x7F], " ")
 # The meta attributes that name what `content` declares.
@@ -174,7 +180,9 @@ def _read_declarations(
         elif kind == compiled_walk.LINK:
             if first:
                 for rel in first.lower().split():
-                    _add(values, f"link:{rel}", rest[0])
+                    key = f"link:{rel}"
+                    if key in _READ:
+                        _add(values, key, rest[0])
         elif kind == compiled_walk.JSONLD:
             if first is not None:
                 scripts.append(first)
@@ -192,7 +200,8 @@ def _read_meta(content: str | None, names: list[str | None], values: dict[str, l
         if attribute:
             # Space-separated: <meta property="dc:title og:title" ...> declares both.
             for name in attribute.lower().split():
-                _add(values, name, content)
+                if name in _READ:
+                    _add(values, name, content)
 
 
 def _read_microdata(
