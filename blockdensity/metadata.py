@@ -96,6 +96,10 @@ _READ: Final = frozenset(
 )  # fmt: skip
 
 _CONTROLS: Final = dict.fromkeys([*range(0x20), 0x7F], " ")
+# The kinds of _walk.declared's records, as plain ints (no attribute lookup per record).
+_META: Final[int] = compiled_walk.META
+_LINK: Final[int] = compiled_walk.LINK
+_JSONLD: Final[int] = compiled_walk.JSONLD
 # The meta attributes that name what `content` declares.
 _NAME_ATTRIBUTES: Final = ("property", "name", "itemprop", "http-equiv")
 
@@ -174,16 +178,21 @@ def _read_declarations(
     element cost more than the rest of the metadata together).
     """
     base_href = None
-    for kind, first, *rest in compiled_walk.declared(doc.head, body, names):
-        if kind == compiled_walk.META:
-            _read_meta(first, rest, values)
-        elif kind == compiled_walk.LINK:
+    for kind, first, second, third, fourth, fifth in compiled_walk.declared(doc.head, body, names):
+        if kind == _META:
+            if first:
+                # Its content under each name (_NAME_ATTRIBUTES' order).
+                _read_meta(first, second, values)
+                _read_meta(first, third, values)
+                _read_meta(first, fourth, values)
+                _read_meta(first, fifth, values)
+        elif kind == _LINK:
             if first:
                 for rel in first.lower().split():
                     key = f"link:{rel}"
                     if key in _READ:
-                        _add(values, key, rest[0])
-        elif kind == compiled_walk.JSONLD:
+                        _add(values, key, second)
+        elif kind == _JSONLD:
             if first is not None:
                 scripts.append(first)
         elif base_href is None:  # BASE
@@ -191,17 +200,13 @@ def _read_declarations(
     return base_href
 
 
-def _read_meta(content: str | None, names: list[str | None], values: dict[str, list[str]]) -> None:
-    """A <meta>: its content, under each name its property, name, itemprop and http-equiv
-    give (_NAME_ATTRIBUTES' order)."""
-    if not content:
-        return
-    for attribute in names:
-        if attribute:
-            # Space-separated: <meta property="dc:title og:title" ...> declares both.
-            for name in attribute.lower().split():
-                if name in _READ:
-                    _add(values, name, content)
+def _read_meta(content: str, attribute: str | None, values: dict[str, list[str]]) -> None:
+    """A <meta>'s content under the names one of its name attributes gives."""
+    if attribute:
+        # Space-separated: <meta property="dc:title og:title" ...> declares both.
+        for name in attribute.lower().split():
+            if name in _READ:
+                _add(values, name, content)
 
 
 def _read_microdata(
