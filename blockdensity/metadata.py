@@ -130,11 +130,14 @@ def read_metadata(
     base_href = _read_declarations(doc, body, names, values, scripts)
     if scripts:
         _read_jsonld(scripts, values)
-    if _first(values, _PUBLISHED, rfc3339) is None and _may_hold_microdata(doc, names, microdata):
+    published = _first(values, _PUBLISHED, rfc3339)
+    if published is None and _may_hold_microdata(doc, names, microdata):
         for node in dom.select(root, _MICRODATA):
             _read_microdata(node, node.attributes, values)
     base = (_resolve(url, base_href) if base_href else None) or url
-    return _metadata(values, base)
+    # The published time found before the microdata stands (it is read only
+    # when there was none, and it comes last in the list): not read twice.
+    return _metadata(values, base, published)
 
 
 def _may_hold_microdata(doc: dom.Document, names: tuple[int, ...], body: bool | None) -> bool:
@@ -261,7 +264,7 @@ def _add(values: dict[str, list[str]], key: str, value: str | None) -> None:
         values.setdefault(key, []).append(value)
 
 
-def _metadata(values: dict[str, list[str]], base: str | None) -> Metadata:
+def _metadata(values: dict[str, list[str]], base: str | None, published: str | None) -> Metadata:
     return Metadata(
         canonical_url=_first(values, _CANONICAL, lambda value: _resolve(base, value)),
         title=_first(values, _TITLE, _text),
@@ -269,7 +272,7 @@ def _metadata(values: dict[str, list[str]], base: str | None) -> Metadata:
         site_name=_first(values, _SITE_NAME, _text),
         type=_first(values, _TYPE, _text),
         image=_first(values, _IMAGE, lambda value: _resolve(base, value)),
-        published=_first(values, _PUBLISHED, rfc3339),
+        published=published or _first(values, _PUBLISHED, rfc3339),
         modified=_first(values, _MODIFIED, rfc3339),
         authors=_all_texts(values, _AUTHORS, names=True),
         keywords=_all_texts(values, _KEYWORDS, split=True),
