@@ -23,6 +23,8 @@ def walk(
     roles: frozenset[str],
     region_id: int,
     scopes: dict[str, str],
+    itemprop_id: int,
+    pubdate_id: int,
 ) -> tuple[
     list[tuple[str, bool, int]],
     str,
@@ -32,4 +34,16 @@ def walk(
     list[int],
     list[LexborNode],
     list[LexborNode],
+    bool,
 ]: ...
+
+DECLARED_ATTRIBUTES: tuple[str, ...]
+META: int
+LINK: int
+BASE: int
+JSONLD: int
+
+def declared(
+    head: LexborNode | None, body: list[LexborNode], names: tuple[int, ...]
+) -> list[tuple[int, str | None, str | None, str | None, str | None, str | None]]: ...
+def has_microdata(root: LexborNode, names: tuple[int, ...], deep: bool = True) -> bool: ...

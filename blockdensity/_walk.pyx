@@ -425,17 +425,33 @@ cdef Py_ssize_t _open_regions(bd_attr* attr, dict scopes, list drop_stack, list 
     return opened
 
 
-cdef int _find_hidden(bd_node* root, uintptr_t hidden_id, list hidden, object parser) except -1:
+cdef inline bint _has_any(bd_node* node, uintptr_t first_id, uintptr_t second_id) noexcept:
+    # Whether the element has an attribute of either name (0: no name).
+    cdef bd_attr* attr = (<bd_element*> node).first_attr
+    while attr != NULL:
+        if first_id and (attr.node.local_name == first_id or attr.node.local_name == second_id):
+            return True
+        attr = attr.next
+    return False
+
+
+cdef int _find_hidden(bd_node* root, uintptr_t hidden_id, list hidden, object parser,
+                      uintptr_t itemprop_id, uintptr_t pubdate_id, bint* microdata) except -1:
     # The hidden elements in a subtree the walk skips, outermost only, in
     # document order: _apply_attributes removes them from the tree, which
-    # blockdensity.metadata reads after the walk.
+    # blockdensity.metadata reads after the walk. On the way, whether an
+    # element the tree keeps has a microdata attribute (`microdata`).
     cdef bd_node* node = root.first_child
     while node != NULL:
         if node.type == ELEMENT_TYPE and _attribute(node, hidden_id) != NULL:
             hidden.append(_node(node, parser))
-        elif node.first_child != NULL:
-            node = node.first_child
-            continue
+        else:
+            if (node.type == ELEMENT_TYPE and not microdata[0]
+                    and _has_any(node, itemprop_id, pubdate_id)):
+                microdata[0] = True
+            if node.first_child != NULL:
+                node = node.first_child
+                continue
         while node.next == NULL:
             node = node.parent
             if node == root:
@@ -507,16 +523,19 @@ cdef class _Stack:
 
 def walk(LexborNode body, const unsigned char[:] packed, int custom, dict names,
          object title, uintptr_t hidden_id, uintptr_t role_id, frozenset roles,
-         uintptr_t region_id, dict scopes):
+         uintptr_t region_id, dict scopes, uintptr_t itemprop_id, uintptr_t pubdate_id):
     """The fit's walk from <body> on (the rules of segment._TracedWalk), with
     segment._apply_attributes' work done on the way; `packed` is the tag table's
     flags as native uint16 (TagTable.packed). Attributes are found by the ids of
     their names in the document (0: not sought): `hidden`, `role` (`roles` are
     the dropped ones) and the article profile's region attribute (`scopes` gives
-    each label's scope).
+    each label's scope); `itemprop` and `pubdate`, for blockdensity.metadata.
     Returns (blocks, text, linked, title, drop_scopes, scope_parents, declarations,
-    hidden): the last, the elements _apply_attributes would have replaced with
-    <img>, for the caller to replace."""
+    hidden, microdata): `hidden`, the elements _apply_attributes would have
+    replaced with <img>, for the caller to replace; `microdata`, whether an
+    element below <body> that stays in the tree has an itemprop or pubdate
+    attribute (what metadata's microdata query needs), found on the walk's way
+    over the attributes (when `hidden` is sought; else True)."""
     if not _configured:
         raise RuntimeError("blockdensity._walk.configure() has not been called")
     cdef const uint16_t* flags_of = <const uint16_t*> &packed[0]
@@ -548,6 +567,7 @@ def walk(LexborNode body, const unsigned char[:] packed, int custom, dict names,
     cdef Py_ssize_t closer_regions = 0  # the region scopes to close with `closer`
     cdef Py_ssize_t regions  # those the element at hand opened
     cdef list hidden = []
+    cdef bint microdata = False
     cdef bint seeking = hidden_id or role_id or region_id
     cdef bint was_hidden
     cdef bd_attr* attr
@@ -616,6 +636,8 @@ def walk(LexborNode body, const unsigned char[:] packed, int custom, dict names,
                             role_attr = attr
                         elif name_id == region_id and region_id and region_attr == NULL:
                             region_attr = attr
+                        elif itemprop_id and (name_id == itemprop_id or name_id == pubdate_id):
+                            microdata = True
                         attr = attr.next
                     if hidden_attr != NULL:  # as the <img> that replaces it
                         hidden.append(_node(node, parser))
@@ -660,7 +682,9 @@ def walk(LexborNode body, const unsigned char[:] packed, int custom, dict names,
                     node_id = TEXT_ID
                 elif flags & SKIP:
                     if hidden_id and not was_hidden and node.first_child != NULL:
-                        _find_hidden(node, hidden_id, hidden, parser)
+                        _find_hidden(
+                            node, hidden_id, hidden, parser, itemprop_id, pubdate_id, &microdata
+                        )
                     if (node_id == DECLARING[0] or node_id == DECLARING[1]
                             or node_id == DECLARING[2] or node_id == DECLARING[3]):
                         declarations.append(_node(node, parser))
@@ -788,8 +812,123 @@ def walk(LexborNode body, const unsigned char[:] packed, int custom, dict names,
         ends_block = True
     return (
         blocks, pieces.make(), links.make(), title, drop_scopes, scope_parents, declarations,
-        hidden,
+        hidden, microdata or not hidden_id,
     )
+
+
+# What declared() hands back, first item of each record (blockdensity.metadata reads them).
+META, LINK, BASE, JSONLD = range(4)
+# The attribute names declared() reads, in the order it takes their ids: the
+# meta's content and the names it declares under (blockdensity.metadata's
+# order), a link's rel and href (also a base's href), a script's type.
+# Then pubdate, which has_microdata() looks for with itemprop.
+DECLARED_ATTRIBUTES = (
+    "content", "property", "name", "itemprop", "http-equiv", "rel", "href", "type", "pubdate"
+)
+DEF DECLARED_COUNT = 9
+DEF CONTENT = 0
+DEF PROPERTY = 1
+DEF NAME = 2
+DEF ITEMPROP = 3
+DEF HTTP_EQUIV = 4
+DEF REL = 5
+DEF HREF = 6
+DEF TYPE = 7
+DEF PUBDATE = 8
+
+
+cdef object _declared_value(bd_node* node, uintptr_t name_id):
+    # node.attributes.get(name), as selectolax makes it: None for an attribute
+    # without a value (or none of that name), else its value decoded ("replace").
+    cdef bd_attr* attr = _attribute(node, name_id)
+    if attr == NULL or attr.value == NULL or attr.value.data == NULL:
+        return None
+    return PyUnicode_DecodeUTF8(<const char*> attr.value.data, attr.value.length, "replace")
+
+
+cdef int _declaration(bd_node* node, const uintptr_t* ids, list found, object parser) except -1:
+    cdef uintptr_t node_id = node.local_name
+    cdef object value
+    if node_id == DECLARING[0]:  # meta: only one with content declares anything
+        value = _declared_value(node, ids[CONTENT])
+        if value:
+            found.append((
+                META, value, _declared_value(node, ids[PROPERTY]),
+                _declared_value(node, ids[NAME]), _declared_value(node, ids[ITEMPROP]),
+                _declared_value(node, ids[HTTP_EQUIV]),
+            ))
+    elif node_id == DECLARING[1]:  # link
+        value = _declared_value(node, ids[REL])
+        if value:
+            found.append((LINK, value, _declared_value(node, ids[HREF]), None, None, None))
+    elif node_id == DECLARING[2]:  # base
+        found.append((BASE, _declared_value(node, ids[HREF]), None, None, None, None))
+    elif node_id == DECLARING[3]:  # script: its text only when it is JSON-LD
+        value = _declared_value(node, ids[TYPE])
+        if value and value.strip().lower() == "application/ld+json":
+            found.append((JSONLD, _node(node, parser).text(deep=True), None, None, None, None))
+    return 0
+
+
+def declared(object head, list body, tuple names):
+    """What the declaring elements say, for blockdensity.metadata, read from lexbor's records
+    without a node object or an attribute dict per element: the <meta>, <link>, <base> and
+    <script> children of `head` (None: no head), then the elements of `body` (the walk's
+    declarations), in order. `names` are the ids of DECLARED_ATTRIBUTES in the document
+    (attribute_ids of an element made there with them). A record per element that declares something:
+    (META, content, property, name, itemprop, http-equiv) for a <meta> with content,
+    (LINK, rel, href) for a <link> with rel, (BASE, href), (JSONLD, text) for a JSON-LD
+    script, each padded with None to six items (one shape, one type); each value as
+    node.attributes.get gives it."""
+    cdef uintptr_t ids[DECLARED_COUNT]
+    cdef Py_ssize_t index
+    cdef bd_node* node
+    cdef list found = []
+    if len(names) != DECLARED_COUNT:
+        raise ValueError(f"expected {DECLARED_COUNT} attribute ids, got {names!r}")
+    for index in range(DECLARED_COUNT):
+        ids[index] = names[index]
+    if head is not None:
+        node = (<LexborNode> head).node.first_child
+        while node != NULL:
+            if node.type == ELEMENT_TYPE:
+                _declaration(node, ids, found, (<LexborNode> head).parser)
+            node = node.next
+    for item in body:
+        _declaration((<LexborNode> item).node, ids, found, (<LexborNode> item).parser)
+    return found
+
+
+def has_microdata(LexborNode root, tuple names, bint deep=True):
+    """Whether an element of `root`'s subtree (itself included; not deep: itself alone)
+    has an itemprop or a pubdate attribute: whether blockdensity.metadata's microdata
+    query can find anything. `names` as declared() takes them. One loop over lexbor's
+    records, where the CSS query costs about a tenth of a millisecond."""
+    cdef uintptr_t itemprop_id, pubdate_id
+    cdef bd_node* node = root.node
+    cdef bd_attr* attr
+    if len(names) != DECLARED_COUNT:
+        raise ValueError(f"expected {DECLARED_COUNT} attribute ids, got {names!r}")
+    itemprop_id, pubdate_id = names[ITEMPROP], names[PUBDATE]
+    while True:
+        if node.type == ELEMENT_TYPE:
+            attr = (<bd_element*> node).first_attr
+            while attr != NULL:
+                if attr.node.local_name == itemprop_id or attr.node.local_name == pubdate_id:
+                    return True
+                attr = attr.next
+        if not deep:
+            return False
+        if node.first_child != NULL:
+            node = node.first_child
+            continue
+        while node.next == NULL:
+            if node == root.node:
+                return False
+            node = node.parent
+        if node == root.node:
+            return False
+        node = node.next
 
 
 cdef str _text(bd_node* node):

@@ -134,7 +134,9 @@ def fit_text(
         lang_detected=lang_detected,
         lang_confidence=lang_confidence,
         text_sha256=hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest(),
-        metadata=read_metadata(doc, page.declarations, url) if conf.read_metadata else NO_METADATA,
+        metadata=read_metadata(doc, page.declarations, url, page.declared_ids, page.microdata)
+        if conf.read_metadata
+        else NO_METADATA,
         encoding=encoding,
         comments=comments or None,
     )

@@ -11,10 +11,12 @@ page) and were checked on the readability set against the metadata that
 Mozilla's Readability.js test suite expects (bench/metadata.py).
 
 The head's children are read directly; the body's <meta>, <link> and
-JSON-LD elements are those the fit's walk met on its way (it skips them).
+JSON-LD elements are those the fit's walk met on its way (it skips them);
+their attributes are read from lexbor's records (blockdensity._walk.declared).
 A CSS query over the tree (about 5% of a fit) runs only for microdata
-(itemprop dates and authors), and only when the other sources gave no
-published time.
+(itemprop dates and authors), only when the other sources gave no
+published time, and only when an element of the tree has an itemprop or a
+pubdate attribute at all (a loop in C finds out, _walk.has_microdata).
 Values are whitespace-collapsed, capped in length and number (a page
 cannot make the record large), and URLs are resolved against the page's
 URL (or its <base href>); a URL that does not resolve to http(s) is none.
@@ -24,10 +26,10 @@ from __future__ import annotations
 
 import html
 from collections.abc import Callable, Iterable
-from itertools import chain
 from typing import Final
 from urllib.parse import urljoin, urlsplit
 
+from blockdensity import _walk as compiled_walk
 from blockdensity import dom, jsonld
 from blockdensity.result import Metadata
 from blockdensity.times import rfc3339
@@ -38,13 +40,14 @@ MAX_TEXT: Final = 2_000  # characters kept of one value
 MAX_ITEMS: Final = 32  # authors or keywords kept
 MAX_ITEM: Final = 200  # an author or keyword longer than this is a paragraph: left out
 
-_META, _LINK, _SCRIPT, _BASE = (dom.tag_id(name) for name in ("meta", "link", "script", "base"))
 # Microdata on elements other than <meta>: read only when the page has no
 # published time yet (one more walk of the tree, 5% of a fit: on the
 # development corpus the other sources leave the time missing on a third of
 # the pages, and microdata adds nothing to them, so it is worth its cost
-# only where a declared time would otherwise be missed). It is last in the
-# lists of the fields it gives, so reading it later changes no other value.
+# only where a declared time would otherwise be missed; and only on a tree
+# with an itemprop or pubdate attribute somewhere, which the query needs).
+# It is last in the lists of the fields it gives, so reading it later
+# changes no other value.
 _MICRODATA: Final = ", ".join(
     ("[itemprop~=datePublished]", "[itemprop~=dateModified]", "[itemprop~=author]", "time[pubdate]")
 )
@@ -85,68 +88,127 @@ _AUTHORS: Final = (
 )  # fmt: skip
 _KEYWORDS: Final = ("keywords", "news_keywords", "article:tag", "ld:keywords", "parsely-tags")
 _CANONICAL: Final = ("link:canonical", "og:url")
+# Every key a field reads: a declaration under another name (viewport, robots,
+# twitter:card, <link rel=stylesheet>, ...: most of a page's) is not kept.
+_READ: Final = frozenset(
+    _TITLE + _DESCRIPTION + _SITE_NAME + _TYPE + _IMAGE + _PUBLISHED + _MODIFIED + _AUTHORS
+    + _KEYWORDS + _CANONICAL
+)  # fmt: skip
 
 _CONTROLS: Final = dict.fromkeys([*range(0x20), 0x7F], " ")
+# The kinds of _walk.declared's records, as plain ints (no attribute lookup per record).
+_META: Final[int] = compiled_walk.META
+_LINK: Final[int] = compiled_walk.LINK
+_JSONLD: Final[int] = compiled_walk.JSONLD
 # The meta attributes that name what `content` declares.
 _NAME_ATTRIBUTES: Final = ("property", "name", "itemprop", "http-equiv")
 
 
-def read_metadata(doc: dom.Document, body: Iterable[dom.Node], url: str | None = None) -> Metadata:
+def read_metadata(
+    doc: dom.Document,
+    body: list[dom.Node],
+    url: str | None = None,
+    names: tuple[int, ...] = (),
+    microdata: bool | None = None,
+) -> Metadata:
     """The metadata `doc` declares; URLs in it resolved against `url` (else kept as given).
 
     `body`: the body's <meta>, <link>, <base> and <script> elements, as the
     fit's walk met them (segment.Page.declarations: not those inside an
-    element the walk skips, such as <template> or <noscript>).
+    element the walk skips, such as <template> or <noscript>). `names`: the
+    ids of blockdensity._walk.DECLARED_ATTRIBUTES in `doc` where the walk
+    found them (segment.Page.declared_ids), else found here. `microdata`:
+    whether the body's elements have microdata attributes, where the walk
+    found out (segment.Page.microdata), else None.
     """
     root = doc.root
     if root is None:
         return Metadata()
-    head = doc.head
     values: dict[str, list[str]] = {}
     scripts: list[str] = []
-    base_href = _read_declarations(
-        chain(head.iter() if head is not None else (), body), values, scripts
-    )
+    names = names or _attribute_ids(doc)
+    base_href = _read_declarations(doc, body, names, values, scripts)
     if scripts:
         _read_jsonld(scripts, values)
-    if _first(values, _PUBLISHED, rfc3339) is None:
+    published = _first(values, _PUBLISHED, rfc3339)
+    if published is None and _may_hold_microdata(doc, names, microdata):
         for node in dom.select(root, _MICRODATA):
             _read_microdata(node, node.attributes, values)
     base = (_resolve(url, base_href) if base_href else None) or url
-    return _metadata(values, base)
+    # The published time found before the microdata stands (it is read only
+    # when there was none, and it comes last in the list): not read twice.
+    return _metadata(values, base, published)
+
+
+def _may_hold_microdata(doc: dom.Document, names: tuple[int, ...], body: bool | None) -> bool:
+    """Whether an element of the tree has an itemprop or pubdate attribute (the microdata
+    query finds nothing otherwise): what the walk found below <body>, then <html>, <body>
+    and the head; the whole tree when the walk did not look."""
+    root = doc.root
+    if root is None:
+        return False
+    if body is None:
+        return compiled_walk.has_microdata(root, names)
+    if body or compiled_walk.has_microdata(root, names, deep=False):
+        return True
+    head, body_node = doc.head, doc.body
+    return (head is not None and compiled_walk.has_microdata(head, names)) or (
+        body_node is not None and compiled_walk.has_microdata(body_node, names, deep=False)
+    )
+
+
+def _attribute_ids(doc: dom.Document) -> tuple[int, ...]:
+    # The ids lexbor gives the attribute names in this document, which an
+    # element made here shows (segment's walk does the same for its own).
+    probe = doc.create_node("div")
+    for name in compiled_walk.DECLARED_ATTRIBUTES:
+        probe.attrs[name] = ""
+    return tuple(compiled_walk.attribute_ids(probe))
 
 
 def _read_declarations(
-    nodes: Iterable[dom.Node], values: dict[str, list[str]], scripts: list[str]
+    doc: dom.Document,
+    body: list[dom.Node],
+    names: tuple[int, ...],
+    values: dict[str, list[str]],
+    scripts: list[str],
 ) -> str | None:
-    """Read <meta> and <link> into `values`, JSON-LD texts into `scripts`; the first
-    <base href> (the one that counts, as in browsers)."""
+    """Read the head's and `body`'s <meta> and <link> into `values`, JSON-LD texts into
+    `scripts`; the first <base href> (the one that counts, as in browsers).
+
+    The compiled walk's module reads the elements' attributes from lexbor's
+    records, by the ids `names` (a Python node and an attribute dict per
+    element cost more than the rest of the metadata together).
+    """
     base_href = None
-    for node in nodes:
-        tag = node.tag_id
-        if tag == _META:
-            _read_meta(node.attributes, values)
-        elif tag == _LINK:
-            attributes = node.attributes
-            for rel in (attributes.get("rel") or "").lower().split():
-                _add(values, f"link:{rel}", attributes.get("href"))
-        elif tag == _SCRIPT:
-            if (node.attributes.get("type") or "").strip().lower() == "application/ld+json":
-                scripts.append(node.text(deep=True))
-        elif tag == _BASE and base_href is None:
-            base_href = node.attributes.get("href")
+    for kind, first, second, third, fourth, fifth in compiled_walk.declared(doc.head, body, names):
+        if kind == _META:
+            if first:
+                # Its content under each name (_NAME_ATTRIBUTES' order).
+                _read_meta(first, second, values)
+                _read_meta(first, third, values)
+                _read_meta(first, fourth, values)
+                _read_meta(first, fifth, values)
+        elif kind == _LINK:
+            if first:
+                for rel in first.lower().split():
+                    key = f"link:{rel}"
+                    if key in _READ:
+                        _add(values, key, second)
+        elif kind == _JSONLD:
+            if first is not None:
+                scripts.append(first)
+        elif base_href is None:  # BASE
+            base_href = first
     return base_href
 
 
-def _read_meta(attributes: dict[str, str | None], values: dict[str, list[str]]) -> None:
-    content = attributes.get("content")
-    if not content:
-        return
-    for attribute in _NAME_ATTRIBUTES:
-        names = attributes.get(attribute)
-        if names:
-            # Space-separated: <meta property="dc:title og:title" ...> declares both.
-            for name in names.lower().split():
+def _read_meta(content: str, attribute: str | None, values: dict[str, list[str]]) -> None:
+    """A <meta>'s content under the names one of its name attributes gives."""
+    if attribute:
+        # Space-separated: <meta property="dc:title og:title" ...> declares both.
+        for name in attribute.lower().split():
+            if name in _READ:
                 _add(values, name, content)
 
 
@@ -202,7 +264,7 @@ def _add(values: dict[str, list[str]], key: str, value: str | None) -> None:
         values.setdefault(key, []).append(value)
 
 
-def _metadata(values: dict[str, list[str]], base: str | None) -> Metadata:
+def _metadata(values: dict[str, list[str]], base: str | None, published: str | None) -> Metadata:
     return Metadata(
         canonical_url=_first(values, _CANONICAL, lambda value: _resolve(base, value)),
         title=_first(values, _TITLE, _text),
@@ -210,7 +272,7 @@ def _metadata(values: dict[str, list[str]], base: str | None) -> Metadata:
         site_name=_first(values, _SITE_NAME, _text),
         type=_first(values, _TYPE, _text),
         image=_first(values, _IMAGE, lambda value: _resolve(base, value)),
-        published=_first(values, _PUBLISHED, rfc3339),
+        published=published or _first(values, _PUBLISHED, rfc3339),
         modified=_first(values, _MODIFIED, rfc3339),
         authors=_all_texts(values, _AUTHORS, names=True),
         keywords=_all_texts(values, _KEYWORDS, split=True),

@@ -81,9 +81,11 @@ class Page:
     __slots__ = (
         "blocks",
         "declarations",
+        "declared_ids",
         "drop_scopes",
         "lang",
         "linked",
+        "microdata",
         "scope_parents",
         "text",
         "title",
@@ -99,6 +101,8 @@ class Page:
         drop_scopes: list[str],
         scope_parents: list[int],
         declarations: list[dom.Node],
+        declared_ids: tuple[int, ...] = (),
+        microdata: bool | None = None,
     ) -> None:
         self.blocks = blocks
         # Every block's text with its markers, each followed by BLOCK_END.
@@ -116,6 +120,13 @@ class Page:
         # the way (they are skipped): where the body declares metadata
         # (blockdensity.metadata), found without another walk of the tree.
         self.declarations = declarations
+        # The ids of _walk.DECLARED_ATTRIBUTES in the page's document, as the
+        # compiled walk found them (for blockdensity.metadata); () when not found.
+        self.declared_ids = declared_ids
+        # Whether an element of the body (below it, kept in the tree) has an
+        # itemprop or pubdate attribute, as the compiled walk found on its way
+        # (for blockdensity.metadata's microdata query); None when not looked for.
+        self.microdata = microdata
 
     def block_texts(self) -> list[str]:
         """Each block's text as the renderer reads it: markers but <br> removed."""
@@ -241,6 +252,8 @@ def _apply_attributes(doc: dom.Document, conf: Conf) -> tuple[dict[int, str], in
     return openers, close_id
 
 
+_ITEMPROP: Final = compiled_walk.DECLARED_ATTRIBUTES.index("itemprop")
+_PUBDATE: Final = compiled_walk.DECLARED_ATTRIBUTES.index("pubdate")
 # The elements that declare metadata and that the walk skips (void or removed).
 _DECLARING: Final = ("meta", "link", "base", "script")
 _DECLARING_IDS: Final = frozenset(dom.tag_id(name) for name in _DECLARING)
@@ -293,10 +306,12 @@ def _walk(doc: dom.Document, conf: Conf, trace: Trace | None) -> Page:
     # What _apply_attributes does, the compiled walk does on its way: it reads
     # the attributes by the ids lexbor gives their names in this document,
     # which an element made here shows.
+    # The same element shows the ids of the attributes the metadata reads:
+    # one more element made in the document costs more than its attributes.
     probe = doc.create_node("div")
-    for name in ("hidden", "role", REGION_ATTRIBUTE):
+    for name in ("hidden", "role", REGION_ATTRIBUTE, *compiled_walk.DECLARED_ATTRIBUTES):
         probe.attrs[name] = ""
-    hidden_id, role_id, region_id = compiled_walk.attribute_ids(probe)
+    hidden_id, role_id, region_id, *declared = compiled_walk.attribute_ids(probe)
     table = conf.table
     walked = compiled_walk.walk(
         body,
@@ -309,13 +324,26 @@ def _walk(doc: dom.Document, conf: Conf, trace: Trace | None) -> Page:
         conf.drop_roles,
         region_id if conf.rules else 0,
         article.region_scopes(conf.rules),
+        declared[_ITEMPROP],
+        declared[_PUBDATE],
     )
-    blocks, text, linked, title, drop_scopes, parents, declarations, hidden = walked
+    blocks, text, linked, title, drop_scopes, parents, declarations, hidden, microdata = walked
     # The tree as _apply_attributes leaves it, for what reads it after the walk
     # (blockdensity.metadata): hidden elements replaced.
     for node in hidden:
         node.replace_with(doc.create_node("img"))
-    return Page(blocks, text, linked, title or "", lang, drop_scopes, parents, declarations)
+    return Page(
+        blocks,
+        text,
+        linked,
+        title or "",
+        lang,
+        drop_scopes,
+        parents,
+        declarations,
+        tuple(declared),
+        microdata,
+    )
 
 
 class _TracedWalk:

@@ -1,12 +1,22 @@
-"""The text the fit makes of every corpus page, as stored digests: a change of output shows.
+"""What the fit makes of every corpus page, as stored digests: a change of output shows.
 
 Every page of every set under the data folder (`*/html/*.html.gz`: the two
 development sets and the trafilatura evaluation half) is fitted from its
-bytes as fetched under both profiles, and the SHA-256 of each text is
-compared with the one stored in corpus_digests.json (its first 16 hex
-digits: enough to see any change, small enough to keep in the repository).
-tests/test_corpus_digests.py checks them; a change meant to alter outputs
-rewrites the file, and its diff names every page whose text changed:
+bytes as fetched under both profiles, and what the fit returns is compared
+with what corpus_digests.json stores, per page and profile:
+
+- `text`: the SHA-256 of the text;
+- `metadata`: the SHA-256 of the metadata, every field, as canonical JSON;
+- `language`: the detected language and its confidence, as they are
+  (`"en 0.99"`, or `null` when CLD2 cannot tell);
+- `comments`: the SHA-256 of the comments' text, or `null` when there are none;
+- `summary`: the SHA-256 of every other field of the record (title, declared
+  language, fallback, counts, profile, encoding), as canonical JSON.
+
+Digests are the first 16 hex digits: enough to see any change, small enough
+to keep in the repository. tests/test_corpus_digests.py checks them; a
+change meant to alter outputs rewrites the file, and its diff names every
+page whose output changed:
 
     python -m tests.corpus_digests            # rewrite tests/corpus_digests.json
     python -m tests.corpus_digests --check    # list the pages that differ
@@ -22,15 +32,23 @@ import sys
 from pathlib import Path
 from typing import Final
 
-from blockdensity import DEFAULT_CONF, PUBLISHED_CONF, Conf, fit_text
+from blockdensity import DEFAULT_CONF, PUBLISHED_CONF, Conf, Fit, fit_text
 from devkit.corpus import DEFAULT_DATA
 
 STORED: Final = Path(__file__).with_name("corpus_digests.json")
 PROFILES: Final[dict[str, Conf]] = {"article": DEFAULT_CONF, "published": PUBLISHED_CONF}
 DIGITS: Final = 16
 
-# page ("set/page id") -> profile -> digest of the fit's text
-Digests = dict[str, dict[str, str]]
+# What is stored of one page's fit under one profile: field -> digest (or value, or None).
+Report = dict[str, str | None]
+# page ("set/page id") -> profile -> its report
+Digests = dict[str, dict[str, Report]]
+# The fields of a Report, in the order a difference is named.
+FIELDS: Final = ("text", "metadata", "language", "comments", "summary")
+# The record's fields the other entries of a Report cover, left out of "summary".
+_APART: Final = frozenset(
+    {"text", "text_sha256", "metadata", "lang_detected", "lang_confidence", "comments"}
+)
 
 
 def page_files(data: Path = DEFAULT_DATA) -> list[Path]:
@@ -45,12 +63,30 @@ def digest(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:DIGITS]
 
 
+def canonical(data: object) -> str:
+    """`data` as JSON with sorted keys and no blanks: equal data, equal strings."""
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def report(fit: Fit) -> Report:
+    """What is stored of `fit` (the module's docstring names each field)."""
+    language = None if fit.lang_detected is None else f"{fit.lang_detected} {fit.lang_confidence!r}"
+    rest = {name: value for name, value in fit.to_dict(blocks=False).items() if name not in _APART}
+    return {
+        "text": digest(fit.text),
+        "metadata": digest(canonical(fit.metadata.to_dict())),
+        "language": language,
+        "comments": None if fit.comments is None else digest(fit.comments),
+        "summary": digest(canonical(rest)),
+    }
+
+
 def compute(data: Path = DEFAULT_DATA) -> Digests:
     digests: Digests = {}
     for path in page_files(data):
         raw = gzip.decompress(path.read_bytes())
         digests[page_key(path)] = {
-            name: digest(fit_text(raw, conf).text) for name, conf in PROFILES.items()
+            name: report(fit_text(raw, conf)) for name, conf in PROFILES.items()
         }
     return digests
 
@@ -61,13 +97,19 @@ def load() -> Digests:
 
 
 def differences(found: Digests, stored: Digests) -> list[str]:
-    """One line per page and profile whose text is not the stored one, or that is missing."""
+    """One line per page and profile whose output is not the stored one (naming the
+    fields that changed), or that is missing."""
     lines = [f"{key}: not stored" for key in sorted(found.keys() - stored.keys())]
     lines += [f"{key}: not in the data" for key in sorted(stored.keys() - found.keys())]
     for key in sorted(found.keys() & stored.keys()):
-        for profile, value in found[key].items():
-            if stored[key].get(profile) != value:
-                lines.append(f"{key} ({profile}): text changed")
+        for profile, fields in found[key].items():
+            was = stored[key].get(profile)
+            if was is None:
+                lines.append(f"{key} ({profile}): not stored")
+                continue
+            changed = [name for name in FIELDS if fields.get(name) != was.get(name)]
+            if changed:
+                lines.append(f"{key} ({profile}): {', '.join(changed)} changed")
     return lines
 
 
@@ -85,7 +127,9 @@ def main() -> int:
         print("\n".join(lines) or f"all {len(found)} pages as stored")
         return 1 if lines else 0
     # One line per page, so that a diff of the file names the pages that changed.
-    lines = [f"{json.dumps(key)}: {json.dumps(found[key])}" for key in sorted(found)]
+    lines = [
+        f"{json.dumps(key)}: {json.dumps(found[key], ensure_ascii=False)}" for key in sorted(found)
+    ]
     text = "{\n" + ",\n".join(lines) + "\n}\n"
     STORED.write_text(text, encoding="utf-8")
     print(f"{len(found)} pages written to {STORED}")

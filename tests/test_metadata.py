@@ -190,6 +190,35 @@ def test_microdata_dates_and_author() -> None:
     assert got.authors == ("Micro Author",)
 
 
+WORDS = " ".join(f"w{n}" for n in range(30))
+
+
+@pytest.mark.parametrize(
+    ("head", "body"),
+    [
+        # Deep in a subtree the walk never enters (an svg, an object's fallback).
+        (
+            "",
+            f"<body><p>{WORDS}</p><svg><g><desc itemprop=datePublished content=2016-05-08>"
+            "x</desc></g></svg></body>",
+        ),
+        (
+            "",
+            f'<body><p>{WORDS}</p><object><div><span itemprop="datePublished">2016-05-08'
+            "</span></div></object></body>",
+        ),
+        # On the body element itself, and on a <meta> of the head whose content is no time
+        # but whose microdata element is (the query reads <meta> elements too).
+        ("", f'<body itemprop="datePublished" content="2016-05-08"><p>{WORDS}</p></body>'),
+        ('<meta itemprop="datePublished" datetime="2016-05-08" content="soon">', BODY),
+    ],
+)
+def test_microdata_is_read_wherever_in_the_tree_it_is(head: str, body: str) -> None:
+    # The query runs only on a tree with an itemprop or pubdate attribute somewhere:
+    # the check that says so must see every element the query sees.
+    assert meta(head, body).published == "2016-05-08"
+
+
 def test_the_first_source_with_a_usable_value_wins() -> None:
     # JSON-LD's date is junk: the next source gives the time.
     got = meta(
