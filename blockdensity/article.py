@@ -373,12 +373,15 @@ def sequence(
     overrides: list[Rule | None] = [None] * len(words)
     last = len(with_words) - 1
     for at, index in enumerate(with_words):
+        heading = headings and kept[index] and words[index] <= HEADING_WORDS
+        if not heading and not (between and isolated[index]):
+            continue  # most blocks: neither rule reads the neighbours
         before = at > 0 and kept[with_words[at - 1]]
         after = at < last and kept[with_words[at + 1]]
-        if headings and kept[index] and words[index] <= HEADING_WORDS:
+        if heading:
             leads_links = at < last and not after and link_dense[with_words[at + 1]]
             if leads_links or not (before or after):
                 overrides[index] = Rule.LIST_HEADINGS
-        elif between and isolated[index] and before and after:
+        elif before and after:
             overrides[index] = Rule.BETWEEN_TEXT
     return overrides
