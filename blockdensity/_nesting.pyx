@@ -41,8 +41,12 @@ cdef Py_ssize_t _token_length[MAX_TOKENS]
 cdef int _token_group[MAX_TOKENS]
 cdef int _first_count[256]
 cdef int _first_tokens[256][MAX_PER_FIRST]
-# Whether any word begins with this (lowercase) pair of bytes: most places in
-# a class fail here, before any word is compared.
+# What may begin at this (lowercase) pair of bytes: a region word (PAIR_WORD),
+# a content owner word (PAIR_OWNER: its first byte, then its second or the "-"
+# or "_" skipped inside it). Most places in a class fail here, before any word
+# is compared; one pass over the value serves both kinds of word.
+DEF PAIR_WORD = 1
+DEF PAIR_OWNER = 2
 cdef unsigned char _pair[256][256]
 # The content container a CMS names (nesting.CONTENT_TOKENS): an owner word
 # followed by a part word, "-" and "_" skipped anywhere; per lowercase first
@@ -65,6 +69,10 @@ DEF A_CONTENT = 5
 DEF A_TYPE = 6
 DEF ATTRIBUTE_COUNT = 7
 cdef uint64_t _attribute_hashes[ATTRIBUTE_COUNT]
+# Which attribute names may be one of them, by lowercase first byte and by
+# length (bit n: n bytes long), checked before the name is hashed.
+cdef unsigned char _attribute_first[256]
+cdef uint64_t _attribute_lengths
 cdef uint64_t MAIN_NAME, ARTICLE_NAME, META_NAME, SCRIPT_NAME, NOSCRIPT_NAME
 # The parents the tree builder inserts for a row or a cell put straight into
 # a table (tbody) or a table section (tr), and their flags.
@@ -178,7 +186,7 @@ def configure(dict element_flags, dict bits, Py_ssize_t depth_limit,
         _first_count[first] += 1
         if len(token) < 2:
             raise ValueError(f"region word {token!r} must be two bytes or more")
-        _pair[first][token[1]] = 1
+        _pair[first][token[1]] |= PAIR_WORD
     _article_types = list(article_types)
     _content_words = [*content_owners, *content_parts]
     for slot in range(256):
@@ -187,17 +195,28 @@ def configure(dict element_flags, dict bits, Py_ssize_t depth_limit,
     for token in content_owners:
         if not token or token != token.lower() or _owner_by_first[token[0]] != NULL:
             raise ValueError(f"content owner word {token!r}: lowercase, first bytes all differ")
+        if len(token) < 2:
+            raise ValueError(f"content owner word {token!r} must be two bytes or more")
         _owner_by_first[token[0]] = token
         _owner_length[token[0]] = len(token)
+        _pair[token[0]][token[1]] |= PAIR_OWNER
+        _pair[token[0]][45] |= PAIR_OWNER  # "-" and "_": skipped inside the word
+        _pair[token[0]][95] |= PAIR_OWNER
     for token in content_parts:
         if not token or token != token.lower() or _part_by_first[token[0]] != NULL:
             raise ValueError(f"content part word {token!r}: lowercase, first bytes all differ")
         _part_by_first[token[0]] = token
         _part_length[token[0]] = len(token)
     _region_attribute = region_attribute
+    global _attribute_lengths
+    for slot in range(256):
+        _attribute_first[slot] = 0
+    _attribute_lengths = 0
     for slot, attribute in enumerate((b"class", b"id", b"role", b"itemprop", b"property",
                                       b"content", b"type")):
         _attribute_hashes[slot] = _hash(attribute, len(attribute))
+        _attribute_first[attribute[0]] = 1
+        _attribute_lengths |= (<uint64_t>1) << len(attribute)
     H1 = _hash(b"h1", 2)
     MAIN_NAME, ARTICLE_NAME = _hash(b"main", 4), _hash(b"article", 7)
     META_NAME, SCRIPT_NAME = _hash(b"meta", 4), _hash(b"script", 6)
@@ -454,42 +473,68 @@ cdef class _Scan:
                 and self.attribute_start[A_ROLE] < 0 and self.attribute_start[A_ITEMPROP] < 0
                 and name != MAIN_NAME and name != ARTICLE_NAME):
             return 0  # most tags: nothing to read
-        if (name == MAIN_NAME or name == ARTICLE_NAME
-                or self.has_word(A_ROLE, b"main") or self.has_word(A_ITEMPROP, b"articlebody")):
+        cdef bint main = (name == MAIN_NAME or name == ARTICLE_NAME
+                          or self.has_word(A_ROLE, b"main")
+                          or self.has_word(A_ITEMPROP, b"articlebody"))
+        # a main container is not also a content container: its owner words go unread
+        cdef int groups = self.read_words(A_CLASS, not main)
+        groups |= self.read_words(A_ID, not main and not groups & CONTENT_BIT)
+        if main:
             labels |= MAIN_BIT
-        elif self.names_content(A_CLASS) or self.names_content(A_ID):
+        elif groups & CONTENT_BIT:
             labels |= CONTENT_BIT
-        cdef int groups = self.named_groups(A_CLASS) | self.named_groups(A_ID)
         if groups & COMMENTS_BIT:
             labels |= COMMENTS_BIT
         elif groups & BOXES_BIT:
             labels |= BOXES_BIT
         return labels
 
-    cdef bint names_content(self, int slot) noexcept:
-        """Whether the attribute in `slot` holds an owner word then a part word (any
-        case, "-" and "_" skipped): entry-content, post__body, articleBody."""
+    cdef int read_words(self, int slot, bint content) noexcept:
+        """The group bits of the region words the attribute in `slot` holds (any
+        case), and with `content` CONTENT_BIT if it names a content container
+        (an owner word then a part word, "-" and "_" skipped: entry-content,
+        post__body, articleBody): named_groups and names_content in one pass."""
         cdef Py_ssize_t start = self.attribute_start[slot]
         cdef Py_ssize_t end = self.attribute_end[slot]
-        cdef Py_ssize_t i, at
-        cdef unsigned char first
-        if start < 0:
-            return False
-        for i in range(start, end):
-            first = _lower(self.data[i])
-            if _owner_by_first[first] == NULL:
+        cdef const unsigned char* d = self.data
+        cdef Py_ssize_t i, j, length, at
+        cdef int found = 0
+        cdef int k, token
+        cdef unsigned char first, second, kind, part_first
+        cdef const unsigned char* word
+        if start < 0 or end - start < 2:
+            return 0  # every word is two bytes or more
+        second = _lower(d[start])
+        for i in range(start, end - 1):
+            first = second
+            second = _lower(d[i + 1])
+            kind = _pair[first][second]
+            if not kind:
                 continue
-            at = self.skip_word(i, end, _owner_by_first[first], _owner_length[first])
-            if at < 0:
-                continue
-            while at < end and (self.data[at] == 45 or self.data[at] == 95):
-                at += 1
-            if at < end:
-                first = _lower(self.data[at])
-                if (_part_by_first[first] != NULL and self.skip_word(
-                        at, end, _part_by_first[first], _part_length[first]) >= 0):
-                    return True
-        return False
+            if kind & PAIR_WORD:
+                for k in range(_first_count[first]):
+                    token = _first_tokens[first][k]
+                    length = _token_length[token]
+                    if i + length > end or found & _token_group[token]:
+                        continue
+                    word = _token_bytes[token]
+                    j = 1
+                    while j < length and _lower(d[i + j]) == word[j]:
+                        j += 1
+                    if j == length:
+                        found |= _token_group[token]
+            if kind & PAIR_OWNER and content and not found & CONTENT_BIT:
+                at = self.skip_word(i, end, _owner_by_first[first], _owner_length[first])
+                if at >= 0:
+                    while at < end and (d[at] == 45 or d[at] == 95):
+                        at += 1
+                    if at < end:
+                        part_first = _lower(d[at])
+                        if (_part_by_first[part_first] != NULL and self.skip_word(
+                                at, end, _part_by_first[part_first],
+                                _part_length[part_first]) >= 0):
+                            found |= CONTENT_BIT
+        return found
 
     cdef Py_ssize_t skip_word(self, Py_ssize_t at, Py_ssize_t end, const unsigned char* word,
                               Py_ssize_t length) noexcept:
@@ -508,34 +553,6 @@ cdef class _Scan:
             at += 1
             j += 1
         return at
-
-    cdef int named_groups(self, int slot) noexcept:
-        """The group bits of the region words the attribute in `slot` holds (any case)."""
-        cdef Py_ssize_t start = self.attribute_start[slot]
-        cdef Py_ssize_t end = self.attribute_end[slot]
-        cdef Py_ssize_t i, j, length
-        cdef int groups = 0
-        cdef int k, token
-        cdef unsigned char first
-        cdef const unsigned char* word
-        if start < 0:
-            return 0
-        for i in range(start, end - 1):
-            first = _lower(self.data[i])
-            if not _pair[first][_lower(self.data[i + 1])]:
-                continue
-            for k in range(_first_count[first]):
-                token = _first_tokens[first][k]
-                length = _token_length[token]
-                if i + length > end or groups & _token_group[token]:
-                    continue
-                word = _token_bytes[token]
-                j = 1
-                while j < length and _lower(self.data[i + j]) == word[j]:
-                    j += 1
-                if j == length:
-                    groups |= _token_group[token]
-        return groups
 
     cdef bint has_word(self, int slot, bytes word) noexcept:
         """Whether the attribute in `slot` has `word` among its whitespace-separated words."""
@@ -756,7 +773,12 @@ cdef class _Scan:
     cdef void keep_attribute(self, Py_ssize_t name_start, Py_ssize_t name_end,
                              Py_ssize_t value_start, Py_ssize_t value_end) noexcept:
         """Note a region attribute's value (the first of each name, as HTML keeps)."""
-        cdef uint64_t h = _hash(self.data + name_start, name_end - name_start)
+        cdef Py_ssize_t length = name_end - name_start
+        if length >= 64 or not (_attribute_lengths >> length) & 1:
+            return
+        if not _attribute_first[_lower(self.data[name_start])]:
+            return
+        cdef uint64_t h = _hash(self.data + name_start, length)
         cdef int slot
         for slot in range(ATTRIBUTE_COUNT):
             if h == _attribute_hashes[slot]:

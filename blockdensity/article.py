@@ -171,7 +171,7 @@ def is_region(label: str) -> bool:
     return label.startswith(_PREFIX)
 
 
-def semantic_scopes(labels: Sequence[str], parents: Sequence[int]) -> list[int]:
+def semantic_scopes(labels: list[str], parents: list[int]) -> list[int]:
     """Per scope, the nearest scope at or above it that is a semantic drop, or -1."""
     nearest: list[int] = []
     for index, label in enumerate(labels):
@@ -189,8 +189,8 @@ def is_prose(words: int, link_words: int) -> bool:
 
 
 def apply(  # noqa: PLR0913, PLR0917 - the columns of one table, and the rules
-    labels: Sequence[str], parents: Sequence[int], scopes: Sequence[int], words: Sequence[int],
-    kept: Sequence[bool], rules: frozenset[Rule] = ARTICLE_RULES,
+    labels: list[str], parents: list[int], scopes: list[int], words: list[int],
+    kept: list[bool], rules: frozenset[Rule] = ARTICLE_RULES,
     prose: Sequence[int] = (),
 ) -> list[Rule | None]:  # fmt: skip
     """Per block, the rule that overrides the tree's verdict on it, or None: a rule
@@ -242,7 +242,7 @@ def _outside_regions(scope: int, region_of: list[Rule | None]) -> bool:
 
 
 def _containers(
-    labels: Sequence[str], parents: Sequence[int], scopes: Sequence[int], label: str
+    labels: list[str], parents: list[int], scopes: list[int], label: str
 ) -> tuple[list[int], dict[int, tuple[int, ...]], dict[int, int]]:
     """The containers with `label`: per block, the innermost it is in (or -1); per
     innermost one, it and those around it; per container, the one around it."""
@@ -262,8 +262,8 @@ def _containers(
 
 
 def _region_rules(
-    labels: Sequence[str], parents: Sequence[int], scopes: Sequence[int], words: Sequence[int],
-    kept: Sequence[bool],
+    labels: list[str], parents: list[int], scopes: list[int], words: list[int],
+    kept: list[bool],
 ) -> list[Rule | None]:  # fmt: skip
     """Per scope, the rule of the outermost comments or boxes region it is in (or None).
 
@@ -299,7 +299,7 @@ def _region_rules(
 
 def _trusted(  # noqa: PLR0913 - the container columns, the page's, and the choice
     containers: list[int], chains: dict[int, tuple[int, ...]], around: dict[int, int],
-    still: list[bool], words: Sequence[int], *, first: bool = False,
+    still: list[bool], words: list[int], *, first: bool = False,
 ) -> tuple[int, dict[int, int]] | None:  # fmt: skip
     """The main container: of the outermost declared ones, the one holding most of
     what is still kept, if that is at least MAIN_SHARE of it (else None); and the
@@ -351,8 +351,8 @@ def _chain(container: int, around: dict[int, int]) -> tuple[int, ...]:
 
 
 def sequence(
-    words: Sequence[int], kept: Sequence[bool], link_dense: Sequence[bool],
-    isolated: Sequence[bool], rules: frozenset[Rule] = ARTICLE_RULES,
+    words: list[int], kept: list[bool], link_dense: list[bool],
+    isolated: list[bool], rules: frozenset[Rule] = ARTICLE_RULES,
 ) -> list[Rule | None]:  # fmt: skip
     """Per block, list_headings or between_text where it overrides the verdict, or None.
 
@@ -373,12 +373,15 @@ def sequence(
     overrides: list[Rule | None] = [None] * len(words)
     last = len(with_words) - 1
     for at, index in enumerate(with_words):
+        heading = headings and kept[index] and words[index] <= HEADING_WORDS
+        if not heading and not (between and isolated[index]):
+            continue  # most blocks: neither rule reads the neighbours
         before = at > 0 and kept[with_words[at - 1]]
         after = at < last and kept[with_words[at + 1]]
-        if headings and kept[index] and words[index] <= HEADING_WORDS:
+        if heading:
             leads_links = at < last and not after and link_dense[with_words[at + 1]]
             if leads_links or not (before or after):
                 overrides[index] = Rule.LIST_HEADINGS
-        elif between and isolated[index] and before and after:
+        elif before and after:
             overrides[index] = Rule.BETWEEN_TEXT
     return overrides
