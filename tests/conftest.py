@@ -7,17 +7,19 @@ module is imported, so that every property runs under it. A compiled module
 older than its source would make the whole run test old code: the run stops
 before the first test, naming the module and the fix.
 
-Under xdist with `--dist loadgroup` (`./dev test -n 2`), every test gets a
-group: the tests marked `serial` (fault runs against private brokers, network
-namespaces, cgroups, bounds on seconds) share one, so they run one after
-another on one worker, never beside each other; every other test's group is
-its module, so a module's fixtures (the wheel, the image, a corpus pass) are
-built once, on one worker. The serial group goes first (it is the longest
-chain), then the modules with slow tests, then the rest: the other worker
-fills the serial chain's waiting with them.
+Under xdist (`./dev test` runs `-n 2`), the work units are ours
+(tests/xdist_scheduling.py): the modules marked `serial` (fault runs against
+private brokers, network namespaces, cgroups, bounds on seconds) form one
+unit, so their tests run one after another on one worker, never beside each
+other; every other module is a unit of its own, so its fixtures (the wheel,
+the image, a corpus pass) are built once, on one worker. The serial unit goes
+first (it is the longest chain), then the modules with slow tests, then the
+rest: the other worker fills the serial chain's waiting with them.
 """
 
 from __future__ import annotations
+
+from typing import Any, Final
 
 import pytest
 
@@ -36,11 +38,42 @@ def pytest_configure(config: pytest.Config) -> None:
         )
 
 
-SERIAL_GROUP = "serial"
+# The modules whose tests are marked `serial` (each says so in its pytestmark; the
+# run stops if the two disagree). Named here by path because xdist's controller
+# schedules by node id alone, without the tests' markers.
+SERIAL_MODULES: Final = frozenset(
+    f"tests/{name}.py"
+    for name in (
+        "reliability/test_alarm",
+        "reliability/test_chaos",
+        "reliability/test_cluster",
+        "reliability/test_memory",
+        "reliability/test_partition",
+        "reliability/test_queues",
+        "reliability/test_security",
+        "worker/stage/test_flow",
+        "worker/stage/test_forkserver",
+        "worker/stage/test_lifecycle",
+        "worker/stage/test_pool",
+    )
+)
+SERIAL_GROUP: Final = "serial"
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups
+def work_unit(nodeid: str) -> str:
+    """What one xdist worker runs as a whole: the serial group, or one module."""
+    module = nodeid.partition("::")[0]
+    return SERIAL_GROUP if module in SERIAL_MODULES else module
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        marked = item.get_closest_marker("serial") is not None
+        if marked != (work_unit(item.nodeid) == SERIAL_GROUP):
+            raise pytest.UsageError(
+                f"{item.nodeid}: marked serial in its module and listed in "
+                "tests/conftest.py's SERIAL_MODULES must agree (whole modules only)"
+            )
     slow_modules = {item.path for item in items if item.get_closest_marker("slow")}
 
     def rank(item: pytest.Item) -> int:
@@ -48,13 +81,13 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             return 0
         return 1 if item.path in slow_modules else 2
 
-    items.sort(key=rank)  # stable: collection order within each rank
-    for item in items:
-        if item.get_closest_marker("xdist_group"):
-            raise pytest.UsageError(
-                f"{item.nodeid}: mark it `serial` (or nothing) instead of xdist_group: "
-                "tests/conftest.py gives every test its group"
-            )
-        module = item.nodeid.partition("::")[0]
-        group = SERIAL_GROUP if item.get_closest_marker("serial") else module
-        item.add_marker(pytest.mark.xdist_group(group))
+    # Stable: collection order within each rank. xdist hands out the work units
+    # in this order (tests/xdist_scheduling.py).
+    items.sort(key=rank)
+
+
+@pytest.hookimpl(optionalhook=True)  # only when pytest-xdist is there
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    from tests.xdist_scheduling import SerialGroupScheduling  # noqa: PLC0415 - imports xdist, used only under it
+
+    return SerialGroupScheduling(config, log, work_unit)

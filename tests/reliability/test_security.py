@@ -59,6 +59,9 @@ from worker.stage.fitproc import fit_page
 from worker.stage.health import HealthServer
 from worker.stage.metrics import Metrics
 
+# Private nodes of its own (a user with a password, a TLS listener).
+pytestmark = pytest.mark.serial
+
 SECRET = "s3cr3t-Pa55word"  # noqa: S105 - a test credential, the thing to look for
 
 # ------------------------------------------------------------------ no eval, pickle, shell
@@ -283,7 +286,6 @@ def node_with_a_user() -> Any:
 
 
 @pytest.mark.integration
-@pytest.mark.serial  # a private node of its own
 async def test_the_deployed_broker_refuses_a_message_over_16_mib(
     node_with_a_user: PrivateRabbit,
 ) -> None:
@@ -319,7 +321,6 @@ def _environ(pid: int) -> bytes:
 
 @pytest.mark.integration
 @pytest.mark.slow
-@pytest.mark.serial  # a private node of its own
 async def test_the_password_is_never_logged_nor_in_the_fit_processes(
     node_with_a_user: PrivateRabbit, tmp_path: Path
 ) -> None:
@@ -363,7 +364,6 @@ def _spawn_worker(env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
 
 
 @pytest.mark.integration
-@pytest.mark.serial  # a private node of its own
 def test_a_wrong_password_is_not_logged(node_with_a_user: PrivateRabbit, tmp_path: Path) -> None:
     wrong = SECRET + "-wrong"
     env = worker_env(amqp_url=f"amqp://crawler:{wrong}@127.0.0.1:{node_with_a_user.port}/")
@@ -439,7 +439,6 @@ def _make_ca(folder: Path, name: str = "ca") -> Authority:
 
 @pytest.mark.integration
 @pytest.mark.slow
-@pytest.mark.serial  # a private node of its own
 async def test_amqps_with_certificate_verification_against_a_live_tls_node(
     tmp_path: Path,
 ) -> None:
