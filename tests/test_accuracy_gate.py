@@ -17,12 +17,13 @@ else ../shared/data); without it the gate skips.
 
 from __future__ import annotations
 
+import functools
 import statistics
 from dataclasses import dataclass
 
 import pytest
 
-from blockdensity import DEFAULT_CONF, PUBLISHED_CONF, Conf, Profile, fit_text
+from blockdensity import DEFAULT_CONF, PUBLISHED_CONF, Conf, Fit, Profile, fit_text
 from devkit.corpus import (
     ALL_SETS,
     DEFAULT_DATA,
@@ -65,14 +66,24 @@ class PageResult:
     counts: Counts | None = None  # the segment set: the page's passage counts
 
 
+@functools.cache
+def _pages() -> tuple[Page, ...]:
+    return tuple(load_pages(DEFAULT_DATA, ALL_SETS))
+
+
+@functools.cache
+def _fits(profile: Profile) -> tuple[tuple[Page, Fit], ...]:
+    """Every page of every set fitted under `profile`: once per profile for the whole module."""
+    conf = Conf(profile=profile)
+    return tuple((page, fit_text(page.html, conf)) for page in _pages())
+
+
 @pytest.fixture(scope="module", params=list(Profile), ids=str)
 def results(request: pytest.FixtureRequest) -> tuple[Profile, dict[str, list[PageResult]]]:
-    """Every page of every set, fitted once per profile for all the tests of this module."""
+    """Every page of every set, scored once per profile for all the tests of this module."""
     profile: Profile = request.param
-    conf = Conf(profile=profile)
     by_set: dict[str, list[PageResult]] = {name: [] for name in ALL_SETS}
-    for page in load_pages(DEFAULT_DATA, ALL_SETS):
-        fit = fit_text(page.html, conf)
+    for page, fit in _fits(profile):
         if page.segmented:
             counts = count_segments(fit.text, page)
             result = PageResult(page.page_id, counts.f1, fit.fallback, counts)
@@ -121,8 +132,11 @@ def test_segment_precision(
 def test_the_default_profile_is_at_least_the_published_on_every_set() -> None:
     figures = {}
     for conf in (DEFAULT_CONF, PUBLISHED_CONF):
-        pages = load_pages(DEFAULT_DATA, ALL_SETS)
-        texts = [fit_text(page.html, conf).text for page in pages]
+        # The profiles' fits are the other tests' (each fitted once): the same confs.
+        assert conf == Conf(profile=conf.profile)
+        fits = _fits(conf.profile)
+        pages = [page for page, _ in fits]
+        texts = [fit.text for _, fit in fits]
         for set_name in ALL_SETS:
             chosen = [(t, p) for t, p in zip(texts, pages, strict=True) if p.set_name == set_name]
             if set_name in SEGMENT_SETS:

@@ -15,7 +15,7 @@ import pytest
 
 from devkit.alarm import AlarmConfig, run_alarm
 
-pytestmark = [pytest.mark.integration, pytest.mark.slow]
+pytestmark = [pytest.mark.integration, pytest.mark.slow, pytest.mark.serial]
 
 
 async def test_a_memory_alarm_holds_the_pages_in_flight_and_loses_none(tmp_path: Path) -> None:

@@ -33,7 +33,7 @@ from devkit.procs import alive
 from devkit.workers import WorkerProcess, http_get, start_worker, wait_for, worker_env
 from worker.config import StageSettings
 
-pytestmark = [pytest.mark.integration, pytest.mark.slow]
+pytestmark = [pytest.mark.integration, pytest.mark.slow, pytest.mark.serial]
 
 SHORT = ChaosConfig(
     messages=400,

@@ -18,7 +18,7 @@ import pytest
 
 from devkit.cluster import NodeKillConfig, PrivateCluster, run_node_kill
 
-pytestmark = [pytest.mark.integration, pytest.mark.slow]
+pytestmark = [pytest.mark.integration, pytest.mark.slow, pytest.mark.serial]
 
 
 @pytest.fixture(scope="module")

@@ -26,7 +26,7 @@ from devkit.workers import WorkerProcess, start_worker, worker_env
 from worker.amqp.topology import HEADER_REASON
 from worker.config import StageSettings
 
-pytestmark = [pytest.mark.integration, pytest.mark.slow]
+pytestmark = [pytest.mark.integration, pytest.mark.slow, pytest.mark.serial]
 
 ORDINARY = 60
 # The constructions the issue measured (the one element with thousands of

@@ -12,7 +12,10 @@ The nodes declare a silent peer down after their net_ticktime (10 s here,
 Erlang's default 60 s): before that, RabbitMQ 3.10 serves no basic.consume of
 a quorum queue that the lost node led, on any node (RELIABILITY.md,
 "Partitions": the 41 s). The cut lasts 20 s here; `python -m bench.partition`
-runs the issue's 60 s, and with the default ticktime.
+runs the issue's 60 s, and with the default ticktime. (With a 60 s cut in the
+suite, one run of two put out 5 duplicates against the prefetch of 4: the
+worker's output publishes were nacked or unconfirmed for the whole cut, each
+page requeued and fitted again: a finding for issue 25, not yet fixed.)
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from devkit.cluster import PrivateCluster
 from devkit.netlab import NetLab
 from devkit.partition import PartitionConfig, run_partition, timeline
 
-pytestmark = [pytest.mark.integration, pytest.mark.slow]
+pytestmark = [pytest.mark.integration, pytest.mark.slow, pytest.mark.serial]
 
 
 def _namespaces() -> str:

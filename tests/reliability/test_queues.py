@@ -25,7 +25,7 @@ from worker.amqp.topology import HEADER_QUEUE, HEADER_REASON
 from worker.config import FeedSettings, StageSettings
 from worker.feed.inputs import MSGPACK
 
-pytestmark = [pytest.mark.integration, pytest.mark.slow]
+pytestmark = [pytest.mark.integration, pytest.mark.slow, pytest.mark.serial]
 
 
 async def test_pages_spread_over_a_family_of_queues_come_out_once_each() -> None:

@@ -59,6 +59,9 @@ from worker.stage.fitproc import fit_page
 from worker.stage.health import HealthServer
 from worker.stage.metrics import Metrics
 
+# Private nodes of its own (a user with a password, a TLS listener).
+pytestmark = pytest.mark.serial
+
 SECRET = "s3cr3t-Pa55word"  # noqa: S105 - a test credential, the thing to look for
 
 # ------------------------------------------------------------------ no eval, pickle, shell

@@ -20,7 +20,7 @@ from worker.amqp.topology import HEADER_ERROR, HEADER_QUEUE, HEADER_REASON
 from worker.config import StageSettings
 from worker.schemas import CleanPage, clean_message_id
 
-pytestmark = pytest.mark.integration
+pytestmark = [pytest.mark.integration, pytest.mark.serial]
 
 
 async def test_pages_in_clean_pages_out(client: Client, settings: StageSettings) -> None:

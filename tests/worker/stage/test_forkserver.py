@@ -28,7 +28,7 @@ from devkit.procs import stat_fields
 from devkit.workers import WorkerProcess, http_get, start_worker, worker_env
 from worker.config import StageSettings
 
-pytestmark = [pytest.mark.integration, pytest.mark.slow]
+pytestmark = [pytest.mark.integration, pytest.mark.slow, pytest.mark.serial]
 
 PAGES = 120
 

@@ -35,7 +35,7 @@ from devkit.workers import WorkerProcess, http_get, start_worker, wait_for, work
 from worker.config import StageSettings
 from worker.schemas import CleanPage
 
-pytestmark = [pytest.mark.integration, pytest.mark.slow]
+pytestmark = [pytest.mark.integration, pytest.mark.slow, pytest.mark.serial]
 
 PAGES = 40
 

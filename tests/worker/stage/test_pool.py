@@ -19,6 +19,9 @@ from worker.stage.fitproc import FitFunction, fit_page, resolve_fit_function
 from worker.stage.outcome import Outcome, RestartReason
 from worker.stage.pool import FitCrashedError, FitPool, FitPoolStartError, FitTimeoutError
 
+# Fit timeouts of 0.5-5 s and restarts counted within 1.5 s.
+pytestmark = pytest.mark.serial
+
 
 def _page(body: bytes, charset: str | None = None) -> FetchedPage[bytes]:
     return FetchedPage(url="https://example.org/p", body=body, charset=charset, fetch_id="f1")
