@@ -113,6 +113,8 @@ _close_titles = segment_module._close_titles
 _GROWING_REFERENCE = dom_module._GROWING_REFERENCE
 _replacement = dom_module._replacement
 _read_declarations = metadata_module._read_declarations
+_attribute_ids = metadata_module._attribute_ids
+_may_hold_microdata = metadata_module._may_hold_microdata
 _read_jsonld = metadata_module._read_jsonld
 _read_microdata = metadata_module._read_microdata
 _first = metadata_module._first
@@ -196,7 +198,9 @@ def staged_fit(  # noqa: C901, PLR0912 - fit_text's body, one stage after anothe
     digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
     marks.append(clock())
     if conf.read_metadata:
-        metadata = staged_metadata(doc, page.declarations, url, marks, clock)
+        metadata = staged_metadata(
+            doc, page.declarations, url, page.declared_ids, page.microdata, marks, clock
+        )
     else:
         metadata = NO_METADATA
         marks += [clock()] * len(METADATA_STAGES)
@@ -227,34 +231,36 @@ def staged_fit(  # noqa: C901, PLR0912 - fit_text's body, one stage after anothe
     return fit, doc
 
 
-def staged_metadata(
+def staged_metadata(  # noqa: PLR0913, PLR0917 - read_metadata's arguments, the clock's two
     doc: dom_module.Document,
     body: list[dom_module.Node],
     url: str,
+    names: tuple[int, ...],
+    microdata: bool | None,
     marks: list[float],
     clock: Clock,
 ) -> Metadata:
-    """read_metadata(doc, body, url), appending a clock reading after each of
-    METADATA_STAGES. Must mirror blockdensity/metadata.py."""
-    if doc.root is None:
+    """read_metadata(doc, body, url, names, microdata), appending a clock reading after
+    each of METADATA_STAGES. Must mirror blockdensity/metadata.py."""
+    root = doc.root
+    if root is None:
         marks += [clock()] * len(METADATA_STAGES)
         return Metadata()
-    head = doc.head
     values: dict[str, list[str]] = {}
     scripts: list[str] = []
-    base_href = _read_declarations(
-        itertools.chain(head.iter() if head is not None else (), body), values, scripts
-    )
+    names = names or _attribute_ids(doc)
+    base_href = _read_declarations(doc, body, names, values, scripts)
     marks.append(clock())
     if scripts:
         _read_jsonld(scripts, values)
     marks.append(clock())
-    if _first(values, _PUBLISHED, rfc3339) is None:
-        for node in dom_module.select(doc.root, _MICRODATA):
+    published = _first(values, _PUBLISHED, rfc3339)
+    if published is None and _may_hold_microdata(doc, names, microdata):
+        for node in dom_module.select(root, _MICRODATA):
             _read_microdata(node, node.attributes, values)
     marks.append(clock())
     base = (_resolve(url, base_href) if base_href else None) or url
-    metadata = _metadata(values, base)
+    metadata = _metadata(values, base, published)
     marks.append(clock())
     return metadata
 
