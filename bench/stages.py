@@ -58,6 +58,7 @@ from blockdensity import dom as dom_module
 from blockdensity import fit as fit_module
 from blockdensity import metadata as metadata_module
 from blockdensity import segment as segment_module
+from blockdensity._walk import DECLARED_ATTRIBUTES
 from blockdensity.classify import classify
 from blockdensity.conf import Comments
 from blockdensity.decode import prepare_html
@@ -113,7 +114,6 @@ _close_titles = segment_module._close_titles
 _GROWING_REFERENCE = dom_module._GROWING_REFERENCE
 _replacement = dom_module._replacement
 _read_declarations = metadata_module._read_declarations
-_attribute_ids = metadata_module._attribute_ids
 _may_hold_microdata = metadata_module._may_hold_microdata
 _read_jsonld = metadata_module._read_jsonld
 _read_microdata = metadata_module._read_microdata
@@ -248,7 +248,7 @@ def staged_metadata(  # noqa: PLR0913, PLR0917 - read_metadata's arguments, the 
         return Metadata()
     values: dict[str, list[str]] = {}
     scripts: list[str] = []
-    names = names or _attribute_ids(doc)
+    names = names or segment_module.attribute_ids(doc, DECLARED_ATTRIBUTES)
     base_href = _read_declarations(doc, body, names, values, scripts)
     marks.append(clock())
     if scripts:

@@ -25,38 +25,21 @@ __all__ = ["SAMPLE_CHARACTERS", "detect_language"]
 # 2,000, 0.26 on whole texts), and the fit has little to spare.
 SAMPLE_CHARACTERS: Final = 1_000
 
-# CLD2 refuses control characters as invalid UTF-8; they carry no language
-# and are read as blanks. A form feed it accepts, but it was always read as a
-# blank here, and stays one (the same sample, the same verdict).
+# CLD2 refuses control characters as invalid UTF-8; they carry no language.
 _CONTROLS: Final = bytes(range(0x20)).replace(b"\t", b"").replace(b"\n", b"").replace(b"\r", b"")
 _BLANKS: Final = bytes.maketrans(_CONTROLS + b"\x7f", b" " * (len(_CONTROLS) + 1))
-_FORM_FEED: Final = b"\x0c"
 
 
 def detect_language(text: str) -> tuple[str | None, float | None]:
     """The language of `text` (a BCP 47 tag as CLD2 names it: `en`, `zh-Hant`, ...) and
     the share of the sample in it (0 to 1); (None, None) when CLD2 cannot tell reliably."""
-    sample = text[:SAMPLE_CHARACTERS].encode("utf-8", "ignore")
-    if _FORM_FEED in sample:
-        sample = sample.translate(_BLANKS)
+    sample = text[:SAMPLE_CHARACTERS].encode("utf-8", "ignore").translate(_BLANKS)
+    if not sample.strip():
+        return None, None
     try:
-        return _detect(sample)
-    except pycld2.error:
-        pass
-    # Most samples hold no control character, and the blanking (a copy) is
-    # paid only when CLD2 refuses one: CLD2 refuses every one of them but the
-    # form feed (tests/test_language.py), so it sees the same bytes as if
-    # every sample were blanked first.
-    try:
-        return _detect(sample.translate(_BLANKS))
+        reliable, _, languages = pycld2.detect(sample, isPlainText=True)
     except pycld2.error:
         return None, None
-
-
-def _detect(sample: bytes) -> tuple[str | None, float | None]:
-    if not sample or sample.isspace():  # as sample.strip() is empty: bytes' whitespace
-        return None, None
-    reliable, _, languages = pycld2.detect(sample, isPlainText=True)
     _, code, percent, _ = languages[0]
     if not reliable or code == "un":
         return None, None

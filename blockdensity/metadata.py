@@ -32,6 +32,7 @@ from urllib.parse import urljoin, urlsplit
 from blockdensity import _walk as compiled_walk
 from blockdensity import dom, jsonld
 from blockdensity.result import Metadata
+from blockdensity.segment import attribute_ids
 from blockdensity.times import rfc3339
 
 __all__ = ["MAX_ITEM", "MAX_ITEMS", "MAX_TEXT", "read_metadata"]
@@ -126,7 +127,7 @@ def read_metadata(
         return Metadata()
     values: dict[str, list[str]] = {}
     scripts: list[str] = []
-    names = names or _attribute_ids(doc)
+    names = names or attribute_ids(doc, compiled_walk.DECLARED_ATTRIBUTES)
     base_href = _read_declarations(doc, body, names, values, scripts)
     if scripts:
         _read_jsonld(scripts, values)
@@ -155,15 +156,6 @@ def _may_hold_microdata(doc: dom.Document, names: tuple[int, ...], body: bool | 
     return (head is not None and compiled_walk.has_microdata(head, names)) or (
         body_node is not None and compiled_walk.has_microdata(body_node, names, deep=False)
     )
-
-
-def _attribute_ids(doc: dom.Document) -> tuple[int, ...]:
-    # The ids lexbor gives the attribute names in this document, which an
-    # element made here shows (segment's walk does the same for its own).
-    probe = doc.create_node("div")
-    for name in compiled_walk.DECLARED_ATTRIBUTES:
-        probe.attrs[name] = ""
-    return tuple(compiled_walk.attribute_ids(probe))
 
 
 def _read_declarations(

@@ -293,6 +293,16 @@ def _declared_language(doc: dom.Document) -> str | None:
     return lang.strip() or None if lang else None
 
 
+def attribute_ids(doc: dom.Document, names: tuple[str, ...]) -> tuple[int, ...]:
+    """The ids lexbor gives the attribute `names` in `doc`, in their order: what an
+    element made in the document shows (the compiled walk and the metadata read
+    attributes by these ids, not by name)."""
+    probe = doc.create_node("div")
+    for name in names:
+        probe.attrs[name] = ""
+    return tuple(compiled_walk.attribute_ids(probe))
+
+
 def _walk(doc: dom.Document, conf: Conf, trace: Trace | None) -> Page:
     lang = _declared_language(doc)
     title = _document_title(doc)
@@ -308,10 +318,9 @@ def _walk(doc: dom.Document, conf: Conf, trace: Trace | None) -> Page:
     # which an element made here shows.
     # The same element shows the ids of the attributes the metadata reads:
     # one more element made in the document costs more than its attributes.
-    probe = doc.create_node("div")
-    for name in ("hidden", "role", REGION_ATTRIBUTE, *compiled_walk.DECLARED_ATTRIBUTES):
-        probe.attrs[name] = ""
-    hidden_id, role_id, region_id, *declared = compiled_walk.attribute_ids(probe)
+    hidden_id, role_id, region_id, *declared = attribute_ids(
+        doc, ("hidden", "role", REGION_ATTRIBUTE, *compiled_walk.DECLARED_ATTRIBUTES)
+    )
     table = conf.table
     walked = compiled_walk.walk(
         body,

@@ -9,10 +9,9 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-import pycld2
 import pytest
 
-from blockdensity import PUBLISHED_CONF, fit_text, language
+from blockdensity import PUBLISHED_CONF, fit_text
 from blockdensity.language import SAMPLE_CHARACTERS, detect_language
 from tests.helpers import fit, seq
 
@@ -55,20 +54,6 @@ def test_no_language_is_none_never_an_error(text: str) -> None:
 def test_control_characters_do_not_stop_detection() -> None:
     text = "The quick brown fox jumps over the lazy dog near the river bank today.\x00\x07" * 3
     assert detect_language(text)[0] == "en"
-
-
-@pytest.mark.parametrize("control", [*language._CONTROLS, 0x7F], ids=hex)
-def test_cld2_refuses_every_control_but_the_form_feed(control: int) -> None:
-    # detect_language blanks the controls only when CLD2 refuses the sample:
-    # exact only while CLD2 refuses each of them wherever it stands (the form
-    # feed, which it accepts, is blanked beforehand).
-    sentence = b"This is a sentence written in plain English about the weather today."
-    for sample in (bytes([control]) + sentence, sentence + bytes([control])):
-        if control == 0x0C:
-            assert pycld2.detect(sample, isPlainText=True)[0]
-        else:
-            with pytest.raises(pycld2.error):
-                pycld2.detect(sample, isPlainText=True)
 
 
 @pytest.mark.parametrize("control", ["\x0b", "\x0c", "\x1f", "\x7f"], ids=repr)
