@@ -21,10 +21,13 @@ from cpython.unicode cimport (
     Py_UNICODE_ISSPACE,
     PyUnicode_DATA,
     PyUnicode_GET_LENGTH,
+    PyUnicode_1BYTE_KIND,
+    PyUnicode_2BYTE_KIND,
     PyUnicode_KIND,
     PyUnicode_READ,
     PyUnicode_WRITE,
 )
+from libc.stdint cimport uint8_t, uint16_t, uint32_t
 from libc.stdlib cimport calloc
 
 DEF CODE_POINTS = 0x110000
@@ -68,6 +71,15 @@ cdef unsigned char _ask(Py_UCS4 code) except 0:
     return value
 
 
+# The three widths of a str's characters: each pass is compiled once per width,
+# so its loop reads a typed array instead of switching on the kind at every
+# character (PyUnicode_READ).
+ctypedef fused char_t:
+    uint8_t
+    uint16_t
+    uint32_t
+
+
 def count_ended(str texts):
     """The number of words in each part of `texts`, a run of texts each ended by NUL
     (words.count_ended: what follows the last NUL is not a part)."""
@@ -76,23 +88,39 @@ def count_ended(str texts):
     cdef int kind = PyUnicode_KIND(texts)
     cdef void* data = PyUnicode_DATA(texts)
     cdef Py_ssize_t length = PyUnicode_GET_LENGTH(texts)
-    cdef Py_ssize_t index
+    cdef list counts = []
+    # The runs of Thai, Lao, Khmer and Myanmar: [start, end, ...], and the part
+    # each is in. A run is read by an inner loop, so the loop over other text
+    # is the one it was without them but for a comparison on separators.
+    cdef list runs = []
+    cdef list run_parts = []
+    if kind == PyUnicode_1BYTE_KIND:
+        _count_into(<uint8_t*> data, length, counts, runs, run_parts)
+    elif kind == PyUnicode_2BYTE_KIND:
+        _count_into(<uint16_t*> data, length, counts, runs, run_parts)
+    else:
+        _count_into(<uint32_t*> data, length, counts, runs, run_parts)
+    if runs:
+        for part, words in zip(run_parts, _count_runs(texts, runs)):
+            if part < len(counts):  # after the last NUL is no text
+                counts[part] += words
+    return counts
+
+
+cdef int _count_into(char_t* data, Py_ssize_t length, list counts, list runs,
+                     list run_parts) except -1:
+    """count_ended's pass over `data`: the words of each NUL-ended part into `counts`,
+    the runs of the dense scripts (and their parts) into `runs` and `run_parts`."""
+    cdef Py_ssize_t index = 0
     cdef Py_ssize_t count = 0
     # Inside a run of letters and joiners that holds a letter. (Joiners alone
     # make no word, and inside a run change nothing: only letters matter.)
     cdef bint lettered = False
     cdef Py_UCS4 code
     cdef unsigned char value
-    cdef list counts = []
-    # The runs of Thai, Lao, Khmer and Myanmar: [start, end, ...], and the part
-    # each is in. A run is read by an inner loop, so the loop over other text
-    # is the one it was without them but for a comparison on separators.
     cdef Py_ssize_t run_start
-    cdef list runs = []
-    cdef list run_parts = []
-    index = 0
     while index < length:
-        code = PyUnicode_READ(kind, data, index)
+        code = data[index]
         if code == 0:
             # A word counts once a separator ends it, as in the reference (END
             # is a space and a NUL): a run that runs into the NUL is not one.
@@ -117,7 +145,7 @@ def count_ended(str texts):
                     run_start = index
                     index += 1
                     while index < length:
-                        code = PyUnicode_READ(kind, data, index)
+                        code = data[index]
                         value = _classes[code]
                         if value == 0:
                             value = _ask(code)
@@ -135,11 +163,7 @@ def count_ended(str texts):
                 if value == WORD_CJK:
                     count += 1
         index += 1
-    if runs:
-        for part, words in zip(run_parts, _count_runs(texts, runs)):
-            if part < len(counts):  # after the last NUL is no text
-                counts[part] += words
-    return counts
+    return 0
 
 
 cdef extern from "Python.h":
@@ -152,38 +176,52 @@ cdef Py_ssize_t _collapse_into(list texts, void* out, int out_kind, Py_UCS4* max
     cdef str text
     cdef int kind
     cdef void* data
-    cdef Py_ssize_t index, length
     cdef Py_ssize_t at = 0
-    cdef Py_UCS4 code
-    cdef bint pending  # whitespace seen since the last character kept
-    cdef bint started  # this text has a visible character
     for text in texts:
         kind = PyUnicode_KIND(text)
         data = PyUnicode_DATA(text)
-        length = PyUnicode_GET_LENGTH(text)
-        pending = started = False
-        for index in range(length):
-            code = PyUnicode_READ(kind, data, index)
-            if Py_UNICODE_ISSPACE(code):
-                pending = started
-                continue
-            if not started and at:  # the newline before this text's line
-                if out != NULL:
-                    PyUnicode_WRITE(out_kind, out, at, 10)
-                elif maxchar[0] < 10:
-                    maxchar[0] = 10
-                at += 1
-            if pending:
-                if out != NULL:
-                    PyUnicode_WRITE(out_kind, out, at, 32)
-                at += 1
-                pending = False
+        if kind == PyUnicode_1BYTE_KIND:
+            at = _collapse_text(<uint8_t*> data, PyUnicode_GET_LENGTH(text), out, out_kind,
+                                maxchar, at)
+        elif kind == PyUnicode_2BYTE_KIND:
+            at = _collapse_text(<uint16_t*> data, PyUnicode_GET_LENGTH(text), out, out_kind,
+                                maxchar, at)
+        else:
+            at = _collapse_text(<uint32_t*> data, PyUnicode_GET_LENGTH(text), out, out_kind,
+                                maxchar, at)
+    return at
+
+
+cdef Py_ssize_t _collapse_text(char_t* data, Py_ssize_t length, void* out, int out_kind,
+                               Py_UCS4* maxchar, Py_ssize_t at) noexcept:
+    """One text of `_collapse_into`, its line written (or measured) from `at`; returns
+    where the next begins."""
+    cdef Py_ssize_t index
+    cdef Py_UCS4 code
+    cdef bint pending = False  # whitespace seen since the last character kept
+    cdef bint started = False  # this text has a visible character
+    for index in range(length):
+        code = data[index]
+        if Py_UNICODE_ISSPACE(code):
+            pending = started
+            continue
+        if not started and at:  # the newline before this text's line
             if out != NULL:
-                PyUnicode_WRITE(out_kind, out, at, code)
-            elif code > maxchar[0]:
-                maxchar[0] = code
+                PyUnicode_WRITE(out_kind, out, at, 10)
+            elif maxchar[0] < 10:
+                maxchar[0] = 10
             at += 1
-            started = True
+        if pending:
+            if out != NULL:
+                PyUnicode_WRITE(out_kind, out, at, 32)
+            at += 1
+            pending = False
+        if out != NULL:
+            PyUnicode_WRITE(out_kind, out, at, code)
+        elif code > maxchar[0]:
+            maxchar[0] = code
+        at += 1
+        started = True
     return at
 
 
