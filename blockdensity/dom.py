@@ -19,6 +19,7 @@ from selectolax.lexbor import (
     SelectolaxError,
 )
 
+from blockdensity._nesting import has_growing_reference
 from blockdensity.nesting import bound_nesting
 
 __all__ = [
@@ -53,7 +54,8 @@ _STATIC_LIMIT = 4096
 # put in the tree (in text and attribute values alike). The search runs over
 # the UTF-8 bytes, which a str page is encoded to here exactly as selectolax
 # would have (lone surrogates dropped): one pass in C, cheaper than a search
-# over a str of wide characters.
+# over a str of wide characters; the compiled scan's module finds them
+# (memchr to each "&"), the expression replaces them where there are any.
 _GROWING_REFERENCE: Final = re.compile(rb"&n([GL])t;")
 _REPLACEMENT: Final = {b"G": "\u226b\u20d2".encode(), b"L": "\u226a\u20d2".encode()}
 
@@ -79,7 +81,7 @@ def parse(html: str | bytes, *, regions: bool = False) -> Document:
     with `regions`, the same scan marks the article profile's regions.
     """
     data = html.encode("utf-8", "ignore") if isinstance(html, str) else html
-    if _GROWING_REFERENCE.search(data) is not None:
+    if has_growing_reference(data):
         data = _GROWING_REFERENCE.sub(_replacement, data)
     data = bound_nesting(data, regions=regions)
     try:

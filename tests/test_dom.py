@@ -8,12 +8,16 @@ process, so that case runs in a child process.
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 
 import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
 
 from blockdensity import dom
+from blockdensity._nesting import has_growing_reference
 
 
 def body_text(html: str | bytes) -> str:
@@ -56,6 +60,20 @@ def test_html5_tree_construction_fixes_the_markup() -> None:
 def test_growing_references_become_the_characters_they_stand_for(html: str, text: str) -> None:
     assert body_text(html) == text
     assert body_text(html.encode()) == text
+
+
+# Bytes made of the references' own pieces, so that near misses are common.
+_PIECES = st.lists(st.sampled_from([b"&", b"n", b"G", b"L", b"t", b";", b"&nGt;", b"x", b"\xe2"]))
+
+
+@given(st.builds(b"".join, _PIECES))
+@example(b"&nGt;")
+@example(b"&nLt")  # cut short at the end
+@example(b"&&nLt;")
+@example(b"&nlt;&ngt;&NGt;")
+def test_the_compiled_finder_answers_as_the_expression(data: bytes) -> None:
+    expected = re.search(rb"&n[GL]t;", data) is not None
+    assert has_growing_reference(data) is expected
 
 
 def test_growing_references_in_attribute_values_too() -> None:
