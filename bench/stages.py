@@ -58,6 +58,7 @@ from blockdensity import dom as dom_module
 from blockdensity import fit as fit_module
 from blockdensity import metadata as metadata_module
 from blockdensity import segment as segment_module
+from blockdensity._nesting import has_growing_reference
 from blockdensity._walk import DECLARED_ATTRIBUTES
 from blockdensity.classify import classify
 from blockdensity.conf import Comments
@@ -135,7 +136,7 @@ def staged_fit(  # noqa: C901, PLR0912 - fit_text's body, one stage after anothe
     holds it anyway when the body has declarations: their nodes hold the tree)."""
     # dom.parse: encode, the two growing references, the nesting scan, lexbor.
     data = html.encode("utf-8", "ignore")
-    if _GROWING_REFERENCE.search(data) is not None:
+    if has_growing_reference(data):
         data = _GROWING_REFERENCE.sub(_replacement, data)
     marks.append(clock())
     regions = bool(conf.rules)
