@@ -10,7 +10,7 @@ the same algorithm written plainly in Python; tests/test_nesting.py checks
 that both find the same cuts.
 """
 
-from libc.stdint cimport uint32_t, uint64_t
+from libc.stdint cimport uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memchr, memcmp
 
@@ -30,32 +30,17 @@ DEF MAIN_BIT = 1
 DEF COMMENTS_BIT = 2
 DEF BOXES_BIT = 4
 DEF CONTENT_BIT = 8
-# The region words in C: each word's bytes and length, and its group bit
-# (COMMENTS_BIT or BOXES_BIT); per lowercase first byte, the words that begin
-# with it, so a class is read once whatever the number of words.
-DEF MAX_TOKENS = 64
-DEF MAX_PER_FIRST = 16
-cdef list _token_objects = []  # keeps the bytes the pointers below point into
-cdef const unsigned char* _token_bytes[MAX_TOKENS]
-cdef Py_ssize_t _token_length[MAX_TOKENS]
-cdef int _token_group[MAX_TOKENS]
-cdef int _first_count[256]
-cdef int _first_tokens[256][MAX_PER_FIRST]
-# What may begin at this (lowercase) pair of bytes: a region word (PAIR_WORD),
-# a content owner word (PAIR_OWNER: its first byte, then its second or the "-"
-# or "_" skipped inside it). Most places in a class fail here, before any word
-# is compared; one pass over the value serves both kinds of word.
-DEF PAIR_WORD = 1
-DEF PAIR_OWNER = 2
-cdef unsigned char _pair[256][256]
-# The content container a CMS names (nesting.CONTENT_TOKENS): an owner word
-# followed by a part word, "-" and "_" skipped anywhere; per lowercase first
-# byte, the owner (or part) word that begins with it (their first bytes differ).
-cdef list _content_words = []  # keeps the bytes the pointers below point into
-cdef const unsigned char* _owner_by_first[256]
-cdef Py_ssize_t _owner_length[256]
-cdef const unsigned char* _part_by_first[256]
-cdef Py_ssize_t _part_length[256]
+# The region words (COMMENTS_BIT or BOXES_BIT) and the content containers'
+# names (CONTENT_BIT: an owner word then a part word, "-" and "_" skipped) in
+# one automaton (_word_automaton, built by configure): bytes map to classes
+# (each byte of a word, any case, "-", "_", and all others), and each state's
+# row of the transition table holds, per class, the next state's row (its
+# index times the number of classes); _word_bits, by row, the bits found when
+# the automaton is there. One pass over a class or id value reads both kinds.
+DEF WORD_TABLE_LIMIT = 65536  # uint16 rows
+cdef unsigned char _byte_class[256]
+cdef uint16_t* _word_next = NULL
+cdef unsigned char* _word_bits = NULL
 cdef list _article_types = []
 cdef bytes _region_attribute = b""
 cdef uint64_t H1
@@ -122,13 +107,128 @@ cdef inline uint32_t _flags_of(uint64_t h) noexcept nogil:
     return 0
 
 
+def _word_automaton(tuple comment_tokens, tuple box_tokens, tuple content_owners,
+                    tuple content_parts):
+    """The class and id words' automaton: (byte classes, number of classes, the
+    transition table by row, the bits found by row), for _set_word_automaton.
+
+    Two Aho-Corasick automata run side by side: one over the value's bytes for
+    the region words (any case; a word's "-" is a byte like any other), one
+    over its bytes with "-" and "_" left out for the content containers' names
+    (each owner word followed by each part word), as nesting's reference reads
+    them; its states are the pairs of theirs that a value can reach."""
+    cdef bytes word
+    region = []  # (word, bits)
+    for word in comment_tokens:
+        region.append((word, COMMENTS_BIT))
+    for word in box_tokens:
+        region.append((word, BOXES_BIT))
+    for word, _ in region:
+        if not word or word != word.lower():
+            raise ValueError(f"region word {word!r} must be non-empty and lowercase")
+    for word in (*content_owners, *content_parts):
+        if not word or word != word.lower():
+            raise ValueError(f"content word {word!r} must be non-empty and lowercase")
+    content = [(owner + part, CONTENT_BIT) for owner in content_owners for part in content_parts]
+    # Byte classes: 0 for a byte in no word; one for "-", one for "_", one per
+    # other byte of a word (its uppercase letter too).
+    alphabet = sorted({45, 95} | {byte for word, _ in region + content for byte in word})
+    classes = [0] * 256
+    for number, byte in enumerate(alphabet, 1):
+        classes[byte] = number
+        if 97 <= byte <= 122:
+            classes[byte - 32] = number
+    count = len(alphabet) + 1
+    skipped = (classes[45], classes[95])
+    raw_next, raw_bits = _aho_corasick(region, classes, count)
+    bare_next, bare_bits = _aho_corasick(content, classes, count)
+    pairs = [(0, 0)]
+    number_of = {(0, 0): 0}
+    rows = []
+    done = 0
+    while done < len(pairs):
+        raw, bare = pairs[done]
+        done += 1
+        for kind in range(count):
+            pair = (raw_next[raw][kind], bare if kind in skipped else bare_next[bare][kind])
+            number = number_of.get(pair)
+            if number is None:
+                number = len(pairs)
+                if (number + 1) * count > WORD_TABLE_LIMIT:
+                    longest = max((word for word, _ in region + content), key=len)
+                    raise ValueError(
+                        f"the region and content words need over {number} states of "
+                        f"{count} byte classes, over a table of {WORD_TABLE_LIMIT} "
+                        f"(the longest word: {longest[:16]!r} of {len(longest)} bytes)")
+                number_of[pair] = number
+                pairs.append(pair)
+            rows.append(number * count)
+    bits = [raw_bits[raw] | bare_bits[bare] for raw, bare in pairs]
+    return bytes(classes), count, rows, bits
+
+
+def _aho_corasick(list words, list classes, Py_ssize_t count):
+    """Aho-Corasick's automaton of `words` ((word, bits)) over byte classes: the
+    next state by state and class, and by state the bits of the words ending there."""
+    goto = [{}]
+    found = [0]
+    cdef bytes word
+    for word, bits in words:
+        state = 0
+        for byte in word:
+            kind = classes[byte]
+            if kind not in goto[state]:
+                goto[state][kind] = len(goto)
+                goto.append({})
+                found.append(0)
+            state = goto[state][kind]
+        found[state] |= bits
+    next_state = [[0] * count for _ in goto]
+    failure = [0] * len(goto)
+    queue = []
+    for kind, state in goto[0].items():
+        next_state[0][kind] = state
+        queue.append(state)
+    done = 0
+    while done < len(queue):  # breadth first: a state's failure is done before it
+        state = queue[done]
+        done += 1
+        found[state] |= found[failure[state]]
+        for kind in range(count):
+            child = goto[state].get(kind)
+            if child is None:
+                next_state[state][kind] = next_state[failure[state]][kind]
+            else:
+                failure[child] = next_state[failure[state]][kind]
+                next_state[state][kind] = child
+                queue.append(child)
+    return next_state, found
+
+
+cdef int _set_word_automaton(bytes classes, Py_ssize_t count, list rows, list bits) except -1:
+    global _word_next, _word_bits
+    cdef Py_ssize_t i
+    cdef uint16_t* next_row = <uint16_t*>_resized(_word_next, len(rows), sizeof(uint16_t))
+    _word_next = next_row
+    cdef unsigned char* found = <unsigned char*>_resized(_word_bits, len(rows), 1)
+    _word_bits = found
+    for i in range(256):
+        _byte_class[i] = classes[i]
+    for i in range(len(rows)):
+        next_row[i] = rows[i]
+        found[i] = 0
+    for i in range(len(bits)):
+        found[i * count] = bits[i]
+    return 0
+
+
 def configure(dict element_flags, dict bits, Py_ssize_t depth_limit,
               Py_ssize_t formatting_limit, Py_ssize_t search_limit,
               tuple comment_tokens, tuple box_tokens, tuple article_types,
               bytes region_attribute, Py_ssize_t node_limit, Py_ssize_t attribute_limit,
               tuple content_owners, tuple content_parts):
     """Take nesting.py's flag table, its flag bits by name, its limits and region words."""
-    global _token_objects, _article_types, _region_attribute, H1, _content_words
+    global _article_types, _region_attribute, H1
     global MAIN_NAME, ARTICLE_NAME, META_NAME, SCRIPT_NAME, NOSCRIPT_NAME, ENTRY_REGION
     global TBODY_NAME, TR_NAME, TBODY_FLAGS, TR_FLAGS, OPTION_NAME
     global VOID, IGNORED, RAW, PLAINTEXT, FORMATTING, SINGLE, CLOSES_P, SCOPE, MARKER
@@ -141,6 +241,7 @@ def configure(dict element_flags, dict bits, Py_ssize_t depth_limit,
     cdef bytes name
     cdef uint64_t h
     cdef Py_ssize_t slot
+    words = _word_automaton(comment_tokens, box_tokens, content_owners, content_parts)
     if len(element_flags) * 2 > TABLE_SIZE:
         raise ValueError(f"{len(element_flags)} element names do not fit a table of {TABLE_SIZE}")
     for slot in range(TABLE_SIZE):
@@ -165,48 +266,8 @@ def configure(dict element_flags, dict bits, Py_ssize_t depth_limit,
     ENTRY_FOREIGN, ENTRY_DROPPED = bits["ENTRY_FOREIGN"], bits["ENTRY_DROPPED"]
     BOUNDARY_ELEMENT = bits["BOUNDARY_ELEMENT"]
     ENTRY_REGION = bits["ENTRY_REGION"]
-    _token_objects = [*comment_tokens, *box_tokens]
-    if len(_token_objects) > MAX_TOKENS:
-        raise ValueError(f"{len(_token_objects)} region words, over {MAX_TOKENS}")
-    for slot in range(256):
-        _first_count[slot] = 0
-        for second in range(256):
-            _pair[slot][second] = 0
-    cdef bytes token
-    for slot, token in enumerate(_token_objects):
-        if not token or token != token.lower():
-            raise ValueError(f"region word {token!r} must be non-empty and lowercase")
-        _token_bytes[slot] = token
-        _token_length[slot] = len(token)
-        _token_group[slot] = COMMENTS_BIT if slot < len(comment_tokens) else BOXES_BIT
-        first = token[0]
-        if _first_count[first] == MAX_PER_FIRST:
-            raise ValueError(f"over {MAX_PER_FIRST} region words begin with {chr(first)!r}")
-        _first_tokens[first][_first_count[first]] = slot
-        _first_count[first] += 1
-        if len(token) < 2:
-            raise ValueError(f"region word {token!r} must be two bytes or more")
-        _pair[first][token[1]] |= PAIR_WORD
     _article_types = list(article_types)
-    _content_words = [*content_owners, *content_parts]
-    for slot in range(256):
-        _owner_by_first[slot] = NULL
-        _part_by_first[slot] = NULL
-    for token in content_owners:
-        if not token or token != token.lower() or _owner_by_first[token[0]] != NULL:
-            raise ValueError(f"content owner word {token!r}: lowercase, first bytes all differ")
-        if len(token) < 2:
-            raise ValueError(f"content owner word {token!r} must be two bytes or more")
-        _owner_by_first[token[0]] = token
-        _owner_length[token[0]] = len(token)
-        _pair[token[0]][token[1]] |= PAIR_OWNER
-        _pair[token[0]][45] |= PAIR_OWNER  # "-" and "_": skipped inside the word
-        _pair[token[0]][95] |= PAIR_OWNER
-    for token in content_parts:
-        if not token or token != token.lower() or _part_by_first[token[0]] != NULL:
-            raise ValueError(f"content part word {token!r}: lowercase, first bytes all differ")
-        _part_by_first[token[0]] = token
-        _part_length[token[0]] = len(token)
+    _set_word_automaton(words[0], words[1], words[2], words[3])
     _region_attribute = region_attribute
     global _attribute_lengths
     for slot in range(256):
@@ -493,66 +554,22 @@ cdef class _Scan:
         """The group bits of the region words the attribute in `slot` holds (any
         case), and with `content` CONTENT_BIT if it names a content container
         (an owner word then a part word, "-" and "_" skipped: entry-content,
-        post__body, articleBody): named_groups and names_content in one pass."""
+        post__body, articleBody): named_groups and names_content in one pass
+        of the word automaton."""
         cdef Py_ssize_t start = self.attribute_start[slot]
         cdef Py_ssize_t end = self.attribute_end[slot]
         cdef const unsigned char* d = self.data
-        cdef Py_ssize_t i, j, length, at
+        cdef const uint16_t* next_row = _word_next
+        cdef const unsigned char* bits = _word_bits
+        cdef Py_ssize_t i
+        cdef Py_ssize_t row = 0
         cdef int found = 0
-        cdef int k, token
-        cdef unsigned char first, second, kind, part_first
-        cdef const unsigned char* word
-        if start < 0 or end - start < 2:
-            return 0  # every word is two bytes or more
-        second = _lower(d[start])
-        for i in range(start, end - 1):
-            first = second
-            second = _lower(d[i + 1])
-            kind = _pair[first][second]
-            if not kind:
-                continue
-            if kind & PAIR_WORD:
-                for k in range(_first_count[first]):
-                    token = _first_tokens[first][k]
-                    length = _token_length[token]
-                    if i + length > end or found & _token_group[token]:
-                        continue
-                    word = _token_bytes[token]
-                    j = 1
-                    while j < length and _lower(d[i + j]) == word[j]:
-                        j += 1
-                    if j == length:
-                        found |= _token_group[token]
-            if kind & PAIR_OWNER and content and not found & CONTENT_BIT:
-                at = self.skip_word(i, end, _owner_by_first[first], _owner_length[first])
-                if at >= 0:
-                    while at < end and (d[at] == 45 or d[at] == 95):
-                        at += 1
-                    if at < end:
-                        part_first = _lower(d[at])
-                        if (_part_by_first[part_first] != NULL and self.skip_word(
-                                at, end, _part_by_first[part_first],
-                                _part_length[part_first]) >= 0):
-                            found |= CONTENT_BIT
-        return found
-
-    cdef Py_ssize_t skip_word(self, Py_ssize_t at, Py_ssize_t end, const unsigned char* word,
-                              Py_ssize_t length) noexcept:
-        """Just past `word` read from `at` ("-" and "_" skipped inside it), or -1."""
-        cdef Py_ssize_t j = 0
-        cdef unsigned char c
-        while j < length:
-            if at >= end:
-                return -1
-            c = self.data[at]
-            if (c == 45 or c == 95) and j > 0:
-                at += 1
-                continue
-            if _lower(c) != word[j]:
-                return -1
-            at += 1
-            j += 1
-        return at
+        if start < 0:
+            return 0
+        for i in range(start, end):
+            row = next_row[row + _byte_class[d[i]]]
+            found |= bits[row]
+        return found if content else found & ~CONTENT_BIT
 
     cdef bint has_word(self, int slot, bytes word) noexcept:
         """Whether the attribute in `slot` has `word` among its whitespace-separated words."""
