@@ -10,6 +10,7 @@ the same algorithm written plainly in Python; tests/test_nesting.py checks
 that both find the same cuts.
 """
 
+cimport cython
 from libc.stdint cimport uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memchr, memcmp
@@ -291,6 +292,7 @@ def configure(dict element_flags, dict bits, Py_ssize_t depth_limit,
     _configured = True
 
 
+@cython.final
 cdef class _Scan:
     cdef const unsigned char* data
     cdef Py_ssize_t size
