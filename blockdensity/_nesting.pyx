@@ -13,7 +13,7 @@ that both find the same cuts.
 cimport cython
 from libc.stdint cimport uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
-from libc.string cimport memchr, memcmp
+from libc.string cimport memchr, memcmp, memcpy, memset
 
 DEF TABLE_SIZE = 2048  # open addressing, a power of two, well over twice the names
 
@@ -54,10 +54,10 @@ DEF A_PROPERTY = 4
 DEF A_CONTENT = 5
 DEF A_TYPE = 6
 DEF ATTRIBUTE_COUNT = 7
-cdef uint64_t _attribute_hashes[ATTRIBUTE_COUNT]
-# Which attribute names may be one of them, by lowercase first byte and by
-# length (bit n: n bytes long), checked before the name is hashed.
-cdef unsigned char _attribute_first[256]
+_REGION_ATTRIBUTES = (b"class", b"id", b"role", b"itemprop", b"property", b"content", b"type")
+# Their names as _name_word reads them (8 bytes at most), and which lengths
+# they have (bit n: n bytes long), checked before a name is read.
+cdef uint64_t _attribute_words[ATTRIBUTE_COUNT]
 cdef uint64_t _attribute_lengths
 cdef uint64_t MAIN_NAME, ARTICLE_NAME, META_NAME, SCRIPT_NAME, NOSCRIPT_NAME
 # The parents the tree builder inserts for a row or a cell put straight into
@@ -79,24 +79,78 @@ cdef void* _resized(void* data, Py_ssize_t count, size_t item) except NULL:
     return resized
 
 
+# What the tokenizer asks of a byte, one table lookup each, and each byte
+# lowercased (ASCII letters only, as bytes.lower()).
+DEF B_SPACE = 1  # HTML whitespace: tab, LF, FF, CR, space
+DEF B_NAME_END = 2  # ends a tag name: whitespace, "/", ">"
+DEF B_ATTRIBUTE_END = 4  # ends an attribute name: whitespace, "/", ">", "="
+DEF B_VALUE_END = 8  # ends an unquoted attribute value: whitespace, ">"
+DEF B_LETTER = 16  # an ASCII letter
+cdef unsigned char _byte_kind[256]
+cdef unsigned char _lower_of[256]
+# By length n (0 to 8), the mask of a 64-bit word's first n bytes in memory (_name_word).
+cdef uint64_t _word_masks[9]
+
+
+cdef int _fill_byte_tables() except -1:
+    cdef int c, kind
+    cdef unsigned char ones[8]
+    for c in range(256):
+        kind = 0
+        if c == 32 or c == 9 or c == 10 or c == 12 or c == 13:
+            kind |= B_SPACE | B_NAME_END | B_ATTRIBUTE_END | B_VALUE_END
+        if c == 47:  # "/"
+            kind |= B_NAME_END | B_ATTRIBUTE_END
+        if c == 62:  # ">"
+            kind |= B_NAME_END | B_ATTRIBUTE_END | B_VALUE_END
+        if c == 61:  # "="
+            kind |= B_ATTRIBUTE_END
+        if 65 <= c <= 90 or 97 <= c <= 122:
+            kind |= B_LETTER
+        _byte_kind[c] = kind
+        _lower_of[c] = c | 32 if 65 <= c <= 90 else c
+    memset(ones, 255, 8)
+    for c in range(9):
+        _word_masks[c] = 0
+        memcpy(&_word_masks[c], ones, c)
+    return 0
+
+
+_fill_byte_tables()
+
+
 cdef inline bint _is_letter(unsigned char c) noexcept nogil:
-    return (c | 32) >= 97 and (c | 32) <= 122
+    return _byte_kind[c] & B_LETTER
 
 
 cdef inline bint _is_space(unsigned char c) noexcept nogil:
-    return c == 32 or c == 9 or c == 10 or c == 12 or c == 13
+    return _byte_kind[c] & B_SPACE
 
 
 cdef inline unsigned char _lower(unsigned char c) noexcept nogil:
-    return c | 32 if 65 <= c <= 90 else c
+    return _lower_of[c]
 
 
 cdef inline uint64_t _hash(const unsigned char* s, Py_ssize_t n) noexcept nogil:
-    cdef uint64_t h = 14695981039346656037ULL
+    cdef uint64_t h = 14695981039346656037ULL  # FNV-1a
     cdef Py_ssize_t i
     for i in range(n):
-        h = (h ^ _lower(s[i])) * 1099511628211ULL
+        h = (h ^ _lower_of[s[i]]) * 1099511628211ULL
     return h | 1  # never 0, the marker
+
+
+cdef inline uint64_t _name_word(const unsigned char* s, Py_ssize_t n,
+                                Py_ssize_t available) noexcept nogil:
+    """The n (8 at most) bytes at `s` as one 64-bit word, each with bit 5 set:
+    equal to the word of a name of lowercase letters exactly when the bytes
+    are that name in any case (bit 5 set, no byte is 0: the lengths agree
+    too). `available`: the bytes readable at `s`, n or more."""
+    cdef uint64_t word = 0
+    if available >= 8:
+        memcpy(&word, s, 8)
+    else:
+        memcpy(&word, s, <size_t>n)
+    return (word | 0x2020202020202020ULL) & _word_masks[n]
 
 
 cdef inline uint32_t _flags_of(uint64_t h) noexcept nogil:
@@ -243,6 +297,10 @@ def configure(dict element_flags, dict bits, Py_ssize_t depth_limit,
     cdef uint64_t h
     cdef Py_ssize_t slot
     words = _word_automaton(comment_tokens, box_tokens, content_owners, content_parts)
+    for attribute in _REGION_ATTRIBUTES:
+        if not 0 < len(attribute) <= 8 or not attribute.isalpha() or not attribute.islower():
+            raise ValueError(f"attribute name {attribute!r}: 1 to 8 lowercase letters "
+                             "(the scan reads one as a 64-bit word)")
     if len(element_flags) * 2 > TABLE_SIZE:
         raise ValueError(f"{len(element_flags)} element names do not fit a table of {TABLE_SIZE}")
     for slot in range(TABLE_SIZE):
@@ -271,13 +329,9 @@ def configure(dict element_flags, dict bits, Py_ssize_t depth_limit,
     _set_word_automaton(words[0], words[1], words[2], words[3])
     _region_attribute = region_attribute
     global _attribute_lengths
-    for slot in range(256):
-        _attribute_first[slot] = 0
     _attribute_lengths = 0
-    for slot, attribute in enumerate((b"class", b"id", b"role", b"itemprop", b"property",
-                                      b"content", b"type")):
-        _attribute_hashes[slot] = _hash(attribute, len(attribute))
-        _attribute_first[attribute[0]] = 1
+    for slot, attribute in enumerate(_REGION_ATTRIBUTES):
+        _attribute_words[slot] = _name_word(attribute, len(attribute), len(attribute))
         _attribute_lengths |= (<uint64_t>1) << len(attribute)
     H1 = _hash(b"h1", 2)
     MAIN_NAME, ARTICLE_NAME = _hash(b"main", 4), _hash(b"article", 7)
@@ -698,13 +752,19 @@ cdef class _Scan:
             return -1
         return <const unsigned char*>found - self.data
 
-    cdef Py_ssize_t name_end(self, Py_ssize_t at) noexcept:
+    cdef inline Py_ssize_t read_name(self, Py_ssize_t at, uint64_t* name) noexcept:
+        """Just past the tag name that begins at `at`; its hash (_hash) in `name`."""
+        cdef const unsigned char* d = self.data
+        cdef Py_ssize_t size = self.size
+        cdef uint64_t h = 14695981039346656037ULL  # FNV-1a
         cdef unsigned char c
-        while at < self.size:
-            c = self.data[at]
-            if _is_space(c) or c == 47 or c == 62:
+        while at < size:
+            c = d[at]
+            if _byte_kind[c] & B_NAME_END:
                 break
+            h = (h ^ _lower_of[c]) * 1099511628211ULL
             at += 1
+        name[0] = h | 1  # never 0, the marker
         return at
 
     cdef Py_ssize_t tag_end(self, Py_ssize_t at) noexcept:
@@ -742,7 +802,7 @@ cdef class _Scan:
             for slot in range(ATTRIBUTE_COUNT):
                 self.attribute_start[slot] = -1
         while True:
-            while at < size and _is_space(d[at]):
+            while at < size and _byte_kind[d[at]] & B_SPACE:
                 at += 1
             if at >= size:
                 return size + 1
@@ -762,10 +822,7 @@ cdef class _Scan:
             if self.tag_attributes > ATTRIBUTE_LIMIT and self.excess_start < 0:
                 self.excess_start = name_start
             at += 1  # an attribute's name (its first character may be "=")
-            while at < size:
-                c = d[at]
-                if _is_space(c) or c == 47 or c == 62 or c == 61:
-                    break
+            while at < size and not _byte_kind[d[at]] & B_ATTRIBUTE_END:
                 at += 1
             name_end = at
             while at < size and _is_space(d[at]):
@@ -783,7 +840,7 @@ cdef class _Scan:
                     at = close + 1
                 else:
                     value_start = at
-                    while at < size and not (_is_space(d[at]) or d[at] == 62):
+                    while at < size and not _byte_kind[d[at]] & B_VALUE_END:
                         at += 1
                     value_end = at
             if self.regions:
@@ -793,14 +850,12 @@ cdef class _Scan:
                              Py_ssize_t value_start, Py_ssize_t value_end) noexcept:
         """Note a region attribute's value (the first of each name, as HTML keeps)."""
         cdef Py_ssize_t length = name_end - name_start
-        if length >= 64 or not (_attribute_lengths >> length) & 1:
+        if length > 8 or not (_attribute_lengths >> length) & 1:
             return
-        if not _attribute_first[_lower(self.data[name_start])]:
-            return
-        cdef uint64_t h = _hash(self.data + name_start, length)
+        cdef uint64_t word = _name_word(self.data + name_start, length, self.size - name_start)
         cdef int slot
         for slot in range(ATTRIBUTE_COUNT):
-            if h == _attribute_hashes[slot]:
+            if word == _attribute_words[slot]:
                 if self.attribute_start[slot] < 0:
                     self.attribute_start[slot] = value_start
                     self.attribute_end[slot] = value_end
@@ -848,18 +903,18 @@ cdef class _Scan:
                 continue
             if c == 47:  # "</"
                 if lt + 2 < size and _is_letter(d[lt + 2]):
-                    name_end = self.name_end(lt + 2)
+                    name_end = self.read_name(lt + 2, &name)
                     at = self.tag_end(name_end)
                     if at > size:
                         return 0
-                    self.end_tag(_hash(d + lt + 2, name_end - lt - 2), lt, at)
+                    self.end_tag(name, lt, at)
                 else:
                     at = self.tag_end(lt + 2)
                 continue
             if not _is_letter(c):
                 at = lt + 1
                 continue
-            name_end = self.name_end(lt + 1)
+            name_end = self.read_name(lt + 1, &name)
             at = self.attributes_end(name_end, &self_closing)
             if at > size:
                 return 0
@@ -870,7 +925,6 @@ cdef class _Scan:
                 # text, as a browser's limits end a page (nesting.NODE_LIMIT).
                 self.cuts.append((lt, size, b""))
                 return 0
-            name = _hash(d + lt + 1, name_end - lt - 1)
             raw_end = -1
             if name == NOSCRIPT_NAME and not self.in_foreign_content():
                 raw_end = self.raw_text_end(at, lt + 1, name_end - lt - 1)

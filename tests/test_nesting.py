@@ -370,6 +370,27 @@ def test_class_and_id_words_are_read_as_the_reference_reads_them(
     agree(f'<meta property="og:type" content="article"><div {attributes}>x</div>'.encode())
 
 
+@pytest.mark.parametrize(
+    ("html", "labels"),
+    [
+        ('<div CLASS="comments">c</div>', ["comments"]),
+        ('<div cLaSs="entry-content">c</div>', ["content"]),
+        ('<div Id="comments">c</div>', ["comments"]),
+        ('<div classx="comments" clas="comments" iD\x00="comments">c</div>', []),
+        ('<div cl\x00ss="comments" c\x03ass="comments" k="comments">c</div>', []),
+        ('<main>m</main><div ITEMPROP="articleBody">a</div>', ["main", "main"]),
+        ('<main>m</main><div RoLe="main">a</div>', ["main", "main"]),
+        ('<main>m</main><div role="main">a</div><DIV Class=share', ["main", "main"]),
+        ('<div class="x" class="comments">c</div>', []),  # the first of each name counts
+        ("<main>m</main><div id=share>", ["main", "boxes"]),  # a name near the page's end
+    ],
+)
+def test_region_attribute_names_are_read_in_any_case_and_nothing_else(
+    html: str, labels: list[str]
+) -> None:
+    assert [found for _, found in marks(html)] == labels
+
+
 def _configure(comment_tokens: tuple[bytes, ...], content_owners: tuple[bytes, ...]) -> None:
     """nesting's configure() with other comment words and content owner words."""
     _nesting.configure(
