@@ -14,6 +14,7 @@ cimport cython
 from libc.stdint cimport uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memchr, memcmp, memcpy, memset
+from operator import itemgetter
 
 DEF TABLE_SIZE = 2048  # open addressing, a power of two, well over twice the names
 
@@ -43,6 +44,13 @@ cdef unsigned char _byte_class[256]
 cdef uint16_t* _word_next = NULL
 cdef unsigned char* _word_bits = NULL
 cdef list _article_types = []
+# The same, in C (pointers into _article_types' bytes).
+cdef const unsigned char** _type_bytes = NULL
+cdef Py_ssize_t* _type_length = NULL
+cdef Py_ssize_t _type_count = 0
+# A mark's attribute text by its label bits (_mark_bytes).
+cdef tuple _mark_texts = ()
+cdef object _first = itemgetter(0)
 cdef bytes _region_attribute = b""
 cdef uint64_t H1
 # The attributes a region is recognised by, in this order (nesting._REGION_ATTRIBUTES).
@@ -325,9 +333,19 @@ def configure(dict element_flags, dict bits, Py_ssize_t depth_limit,
     ENTRY_FOREIGN, ENTRY_DROPPED = bits["ENTRY_FOREIGN"], bits["ENTRY_DROPPED"]
     BOUNDARY_ELEMENT = bits["BOUNDARY_ELEMENT"]
     ENTRY_REGION = bits["ENTRY_REGION"]
+    global _type_bytes, _type_length, _type_count, _mark_texts
+    _type_bytes = <const unsigned char**>_resized(_type_bytes, len(article_types) + 1,
+                                                   sizeof(const unsigned char*))
+    _type_length = <Py_ssize_t*>_resized(_type_length, len(article_types) + 1,
+                                          sizeof(Py_ssize_t))
     _article_types = list(article_types)
+    _type_count = len(_article_types)
+    for slot in range(_type_count):
+        _type_bytes[slot] = <bytes>_article_types[slot]
+        _type_length[slot] = len(<bytes>_article_types[slot])
     _set_word_automaton(words[0], words[1], words[2], words[3])
     _region_attribute = region_attribute
+    _mark_texts = tuple(_mark_bytes(labels) for labels in range(16))
     global _attribute_lengths
     _attribute_lengths = 0
     for slot, attribute in enumerate(_REGION_ATTRIBUTES):
@@ -358,11 +376,15 @@ cdef class _Scan:
     cdef Py_ssize_t open_with[SOUGHT_COUNT]  # stack entries by sought flag
     cdef list cuts
     # The article profile's regions: whether to find them, whether the page
-    # declares an article, the marks ([where, label bits]) and each stack
-    # entry's mark (-1 for none), and the region attributes of the start tag
-    # being read (start, end; -1 when absent).
+    # declares an article, the marks (where, label bits, the mark of the
+    # nearest marked element around, -1 for none: C arrays, read at the end)
+    # and each stack entry's mark (-1 for none), and the region attributes of
+    # the start tag being read (start, end; -1 when absent).
     cdef bint regions, structure
-    cdef list marks
+    cdef Py_ssize_t* mark_where
+    cdef int* mark_labels
+    cdef Py_ssize_t* mark_outer
+    cdef Py_ssize_t mark_count, mark_capacity
     cdef Py_ssize_t* mark_of
     cdef Py_ssize_t attribute_start[ATTRIBUTE_COUNT]
     cdef Py_ssize_t attribute_end[ATTRIBUTE_COUNT]
@@ -382,7 +404,6 @@ cdef class _Scan:
                 or self.mark_of == NULL):
             raise MemoryError()
         self.cuts = []
-        self.marks = []
         cdef Py_ssize_t i
         for i in range(SOUGHT_COUNT):
             self.open_with[i] = 0
@@ -392,6 +413,9 @@ cdef class _Scan:
         free(self.flags)
         free(self.formatting)
         free(self.mark_of)
+        free(self.mark_where)
+        free(self.mark_labels)
+        free(self.mark_outer)
 
     # -- the stack ---------------------------------------------------------
 
@@ -556,12 +580,26 @@ cdef class _Scan:
         if labels:
             if labels & MAIN_BIT:
                 self.structure = True
-            mark = len(self.marks)
-            self.marks.append([name_end, labels, self.outer_mark()])
+            mark = self.add_mark(name_end, labels, self.outer_mark())
             if labels & (COMMENTS_BIT | BOXES_BIT):
                 flags |= ENTRY_REGION
         self.push(name, flags, mark)
         return 0
+
+    cdef Py_ssize_t add_mark(self, Py_ssize_t where, int labels, Py_ssize_t outer) except -1:
+        """A new mark's number."""
+        if self.mark_count == self.mark_capacity:
+            self.mark_capacity = self.mark_capacity * 2 if self.mark_capacity else 64
+            self.mark_where = <Py_ssize_t*>_resized(self.mark_where, self.mark_capacity,
+                                                    sizeof(Py_ssize_t))
+            self.mark_labels = <int*>_resized(self.mark_labels, self.mark_capacity, sizeof(int))
+            self.mark_outer = <Py_ssize_t*>_resized(self.mark_outer, self.mark_capacity,
+                                                    sizeof(Py_ssize_t))
+        self.mark_where[self.mark_count] = where
+        self.mark_labels[self.mark_count] = labels
+        self.mark_outer[self.mark_count] = outer
+        self.mark_count += 1
+        return self.mark_count - 1
 
     cdef Py_ssize_t outer_mark(self) noexcept:
         """The mark of the nearest marked element open around this point, or -1."""
@@ -575,11 +613,9 @@ cdef class _Scan:
     cdef int unmark_around(self) except -1:
         """Take the comments and boxes labels off every region open around this point."""
         cdef Py_ssize_t index
-        cdef list mark
         for index in range(self.length):
             if self.flags[index] & ENTRY_REGION:
-                mark = self.marks[self.mark_of[index]]
-                mark[1] = mark[1] & (MAIN_BIT | CONTENT_BIT)
+                self.mark_labels[self.mark_of[index]] &= MAIN_BIT | CONTENT_BIT
                 self.flags[index] &= ~ENTRY_REGION
         return 0
 
@@ -657,7 +693,7 @@ cdef class _Scan:
         return _equal_lower(self.data + start, end - start, value, len(value))
 
     cdef int start_tag(self, uint64_t name, Py_ssize_t start, Py_ssize_t end,
-                       bint self_closing, Py_ssize_t name_end, int labels) except -1:
+                       bint self_closing, Py_ssize_t name_end) except -1:
         cdef uint32_t flags = _flags_of(name)
         cdef int implied
         if self.in_foreign_content():
@@ -716,7 +752,9 @@ cdef class _Scan:
             elif implied == 1:
                 self.push(TR_NAME if flags & CELL else TBODY_NAME,
                           TR_FLAGS if flags & CELL else TBODY_FLAGS, -1)
-        self.open(name, flags & ~INTEGRATION, start, end, name_end, labels)
+        # the region labels, read only for an element that opens here
+        self.open(name, flags & ~INTEGRATION, start, end, name_end,
+                  self.labels(name) if self.regions else 0)
         return 0
 
     cdef int end_tag(self, uint64_t name, Py_ssize_t start, Py_ssize_t end) except -1:
@@ -936,8 +974,7 @@ cdef class _Scan:
                     self.cuts.append((lt, at, b" "))
                     continue
             cut_before = len(self.cuts)
-            self.start_tag(name, lt, at, self_closing, name_end,
-                           self.labels(name) if self.regions else 0)
+            self.start_tag(name, lt, at, self_closing, name_end)
             if self.excess_start >= 0 and not (
                     len(self.cuts) > cut_before and self.cuts[len(self.cuts) - 1][0] == lt):
                 # The attributes past ATTRIBUTE_LIMIT go (unless the whole tag did).
@@ -957,40 +994,65 @@ cdef class _Scan:
                 at = end
 
     cdef bint holds_article_type(self, Py_ssize_t at, Py_ssize_t end) noexcept:
-        cdef bytes kind
-        for kind in _article_types:
-            if _find(self.data + at, end - at, kind, len(kind)):
+        """Whether an article type occurs in the data between `at` and `end`: one
+        pass over it per first byte of the types (their quote: one pass)."""
+        cdef const unsigned char* s = self.data + at
+        cdef Py_ssize_t n = end - at
+        cdef Py_ssize_t kind, other, place, length
+        cdef const unsigned char* word
+        cdef const void* hit
+        cdef unsigned char first
+        for kind in range(_type_count):
+            if _type_length[kind] == 0:
                 return True
+        for kind in range(_type_count):
+            first = _type_bytes[kind][0]
+            for other in range(kind):
+                if _type_bytes[other][0] == first:
+                    break
+            else:
+                place = 0
+                while place < n:
+                    hit = memchr(s + place, first, <size_t>(n - place))
+                    if hit == NULL:
+                        break
+                    place = <const unsigned char*>hit - s
+                    for other in range(kind, _type_count):
+                        word = _type_bytes[other]
+                        length = _type_length[other]
+                        if (word[0] == first and place + length <= n
+                                and (length < 2 or s[place + 1] == word[1])
+                                and memcmp(s + place, word, <size_t>length) == 0):
+                            return True
+                    place += 1
         return False
 
     cdef list result(self):
         """The cuts, and the region marks among them if the page declares an article."""
-        cdef list merged, mark
-        cdef list kept = []  # per mark, the label bits it keeps
-        cdef list above = []  # per mark, the label bits kept around it
+        cdef list merged
         cdef int around, own
-        cdef Py_ssize_t outer
-        if not self.marks:
+        cdef Py_ssize_t index, outer, where
+        cdef int* labels = self.mark_labels
+        if not self.mark_count:
             return self.cuts
         merged = list(self.cuts)
-        for mark in self.marks:
-            outer = mark[2]
-            around = (<int>above[outer] | <int>kept[outer]) if outer >= 0 else 0
+        for index in range(self.mark_count):
+            outer = self.mark_outer[index]
+            # the label bits kept on the marks around this one (an outer mark's
+            # entry already holds them, with its own: it comes first)
+            around = labels[outer] if outer >= 0 else 0
             # a container's label always stays; a page that declares no
             # article gets only its content containers and comments
-            own = <int>mark[1] & ~(around & ~(MAIN_BIT | CONTENT_BIT))
+            own = labels[index] & ~(around & ~(MAIN_BIT | CONTENT_BIT))
             if not self.structure:
                 own &= CONTENT_BIT | COMMENTS_BIT
-            kept.append(own)
-            above.append(around)
+            labels[index] = around | own
             if own:
-                merged.append((mark[0], mark[0], _mark_bytes(own)))
-        merged.sort(key=_start)
+                where = self.mark_where[index]
+                merged.append((where, where, <bytes>_mark_texts[own]))
+        if self.cuts:  # the marks alone are in order already
+            merged.sort(key=_first)
         return merged
-
-
-cdef object _start(tuple cut):
-    return cut[0]
 
 
 cdef bytes _mark_bytes(int labels):
@@ -1021,24 +1083,6 @@ cdef bint _equal_lower(const unsigned char* s, Py_ssize_t n, bytes word,
         if _lower(s[i]) != w[i]:
             return False
     return True
-
-
-cdef bint _find(const unsigned char* s, Py_ssize_t n, bytes needle, Py_ssize_t m) noexcept:
-    """Whether `needle` occurs in s[:n] (exact bytes)."""
-    cdef const unsigned char* t = needle
-    cdef const void* hit
-    cdef Py_ssize_t at = 0
-    if m == 0:
-        return True
-    while at + m <= n:
-        hit = memchr(s + at, t[0], <size_t>(n - m + 1 - at))
-        if hit == NULL:
-            return False
-        at = <const unsigned char*>hit - s
-        if memcmp(s + at, t, <size_t>m) == 0:
-            return True
-        at += 1
-    return False
 
 
 cdef _Scan _run(bytes data, bint regions):

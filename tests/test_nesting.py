@@ -391,8 +391,12 @@ def test_region_attribute_names_are_read_in_any_case_and_nothing_else(
     assert [found for _, found in marks(html)] == labels
 
 
-def _configure(comment_tokens: tuple[bytes, ...], content_owners: tuple[bytes, ...]) -> None:
-    """nesting's configure() with other comment words and content owner words."""
+def _configure(
+    comment_tokens: tuple[bytes, ...],
+    content_owners: tuple[bytes, ...],
+    article_types: tuple[bytes, ...] = nesting._ARTICLE_TYPES,
+) -> None:
+    """nesting's configure() with other comment words, content owner words, article types."""
     _nesting.configure(
         nesting.ELEMENT_FLAGS,
         {name: getattr(nesting, name) for name in nesting._BITS},
@@ -401,7 +405,7 @@ def _configure(comment_tokens: tuple[bytes, ...], content_owners: tuple[bytes, .
         nesting.SEARCH_LIMIT,
         comment_tokens,
         nesting._BOX_TOKENS,
-        nesting._ARTICLE_TYPES,
+        article_types,
         nesting.REGION_ATTRIBUTE.encode(),
         NODE_LIMIT,
         ATTRIBUTE_LIMIT,
@@ -424,6 +428,33 @@ def test_words_the_automaton_cannot_hold_are_refused_by_name() -> None:
     assert nesting.cuts(b'<div class="Comments">c</div>', regions=True) == before != []
     _configure(nesting._COMMENT_TOKENS, owners)
     assert nesting.cuts(b'<div class="Comments">c</div>', regions=True) == before
+
+
+def test_a_json_ld_block_is_read_once_per_first_byte_of_the_article_types() -> None:
+    def declared(script: str) -> bool:
+        return nesting.declares_article(
+            f'<script type="application/ld+json">{script}</script><p>x</p>'.encode()
+        )
+
+    # The types begin with a quote: one pass finds any of them, wherever it is.
+    assert declared('"NewsArticle"')
+    assert declared('{"@type": "x", "y": "Report"}')
+    assert not declared('{"@type": "NewsArticl", "Report ": "Articles"}')
+    assert not declared('"Report')  # cut short by the script's end
+    owners = tuple(word.encode() for word in CONTENT_OWNERS)
+    try:
+        # Types that begin with other bytes, and one that begins another.
+        _configure(nesting._COMMENT_TOKENS, owners, (b"'Story'", b'"Post"', b"Post'", b'"Po'))
+        assert declared("{'Story'}")
+        assert declared("Post\" Post'")
+        assert declared('"Po')
+        assert not declared('"P "Story" \'Stor Post')
+        _configure(nesting._COMMENT_TOKENS, owners, (b"", b"Post"))
+        assert declared("{}")  # an empty type is in every block
+    finally:
+        _configure(nesting._COMMENT_TOKENS, owners)
+    assert declared('"BlogPosting"')
+    assert not declared("'Story'")
 
 
 def test_a_mark_goes_after_the_tag_name_and_the_page_parses_with_it() -> None:
