@@ -628,8 +628,10 @@ cdef class _Scan:
                 and name != MAIN_NAME and name != ARTICLE_NAME):
             return 0  # most tags: nothing to read
         cdef bint main = (name == MAIN_NAME or name == ARTICLE_NAME
-                          or self.has_word(A_ROLE, b"main")
-                          or self.has_word(A_ITEMPROP, b"articlebody"))
+                          or (self.attributes_found & (1 << A_ROLE)
+                              and self.has_word(A_ROLE, b"main"))
+                          or (self.attributes_found & (1 << A_ITEMPROP)
+                              and self.has_word(A_ITEMPROP, b"articlebody")))
         # a main container is not also a content container: its owner words go unread
         cdef int groups = self.read_words(A_CLASS, not main)
         groups |= self.read_words(A_ID, not main and not groups & CONTENT_BIT)
