@@ -702,8 +702,8 @@ cdef class _Scan:
         return _equal_lower(self.data + start, end - start, value, len(value))
 
     cdef int start_tag(self, uint64_t name, Py_ssize_t start, Py_ssize_t end,
-                       bint self_closing, Py_ssize_t name_end) except -1:
-        cdef uint32_t flags = _flags_of(name)
+                       bint self_closing, Py_ssize_t name_end, uint32_t flags) except -1:
+        """The start tag of `name` (its flags: `flags`) between `start` and `end`."""
         cdef int implied
         if self.in_foreign_content():
             if not flags & BREAKOUT:
@@ -981,12 +981,12 @@ cdef class _Scan:
                     self.cuts.append((lt, at, b" "))
                     continue
             cut_before = len(self.cuts)
-            self.start_tag(name, lt, at, self_closing, name_end)
+            flags = _flags_of(name)
+            self.start_tag(name, lt, at, self_closing, name_end, flags)
             if self.excess_start >= 0 and not (
                     len(self.cuts) > cut_before and self.cuts[len(self.cuts) - 1][0] == lt):
                 # The attributes past ATTRIBUTE_LIMIT go (unless the whole tag did).
                 self.cuts.append((self.excess_start, self.attributes_close, b""))
-            flags = _flags_of(name)
             if (self.regions and name == META_NAME and self.attribute_is(A_PROPERTY, b"og:type")
                     and self.attribute_is(A_CONTENT, b"article")):
                 self.structure = True
