@@ -10,9 +10,11 @@ the same algorithm written plainly in Python; tests/test_nesting.py checks
 that both find the same cuts.
 """
 
-from libc.stdint cimport uint32_t, uint64_t
+cimport cython
+from libc.stdint cimport uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
-from libc.string cimport memchr, memcmp
+from libc.string cimport memchr, memcmp, memcpy, memset
+from operator import itemgetter
 
 DEF TABLE_SIZE = 2048  # open addressing, a power of two, well over twice the names
 
@@ -30,33 +32,25 @@ DEF MAIN_BIT = 1
 DEF COMMENTS_BIT = 2
 DEF BOXES_BIT = 4
 DEF CONTENT_BIT = 8
-# The region words in C: each word's bytes and length, and its group bit
-# (COMMENTS_BIT or BOXES_BIT); per lowercase first byte, the words that begin
-# with it, so a class is read once whatever the number of words.
-DEF MAX_TOKENS = 64
-DEF MAX_PER_FIRST = 16
-cdef list _token_objects = []  # keeps the bytes the pointers below point into
-cdef const unsigned char* _token_bytes[MAX_TOKENS]
-cdef Py_ssize_t _token_length[MAX_TOKENS]
-cdef int _token_group[MAX_TOKENS]
-cdef int _first_count[256]
-cdef int _first_tokens[256][MAX_PER_FIRST]
-# What may begin at this (lowercase) pair of bytes: a region word (PAIR_WORD),
-# a content owner word (PAIR_OWNER: its first byte, then its second or the "-"
-# or "_" skipped inside it). Most places in a class fail here, before any word
-# is compared; one pass over the value serves both kinds of word.
-DEF PAIR_WORD = 1
-DEF PAIR_OWNER = 2
-cdef unsigned char _pair[256][256]
-# The content container a CMS names (nesting.CONTENT_TOKENS): an owner word
-# followed by a part word, "-" and "_" skipped anywhere; per lowercase first
-# byte, the owner (or part) word that begins with it (their first bytes differ).
-cdef list _content_words = []  # keeps the bytes the pointers below point into
-cdef const unsigned char* _owner_by_first[256]
-cdef Py_ssize_t _owner_length[256]
-cdef const unsigned char* _part_by_first[256]
-cdef Py_ssize_t _part_length[256]
+# The region words (COMMENTS_BIT or BOXES_BIT) and the content containers'
+# names (CONTENT_BIT: an owner word then a part word, "-" and "_" skipped) in
+# one automaton (_word_automaton, built by configure): bytes map to classes
+# (each byte of a word, any case, "-", "_", and all others), and each state's
+# row of the transition table holds, per class, the next state's row (its
+# index times the number of classes); _word_bits, by row, the bits found when
+# the automaton is there. One pass over a class or id value reads both kinds.
+DEF WORD_TABLE_LIMIT = 65536  # uint16 rows
+cdef unsigned char _byte_class[256]
+cdef uint16_t* _word_next = NULL
+cdef unsigned char* _word_bits = NULL
 cdef list _article_types = []
+# The same, in C (pointers into _article_types' bytes).
+cdef const unsigned char** _type_bytes = NULL
+cdef Py_ssize_t* _type_length = NULL
+cdef Py_ssize_t _type_count = 0
+# A mark's attribute text by its label bits (_mark_bytes).
+cdef tuple _mark_texts = ()
+cdef object _first = itemgetter(0)
 cdef bytes _region_attribute = b""
 cdef uint64_t H1
 # The attributes a region is recognised by, in this order (nesting._REGION_ATTRIBUTES).
@@ -68,10 +62,10 @@ DEF A_PROPERTY = 4
 DEF A_CONTENT = 5
 DEF A_TYPE = 6
 DEF ATTRIBUTE_COUNT = 7
-cdef uint64_t _attribute_hashes[ATTRIBUTE_COUNT]
-# Which attribute names may be one of them, by lowercase first byte and by
-# length (bit n: n bytes long), checked before the name is hashed.
-cdef unsigned char _attribute_first[256]
+_REGION_ATTRIBUTES = (b"class", b"id", b"role", b"itemprop", b"property", b"content", b"type")
+# Their names as _name_word reads them (8 bytes at most), and which lengths
+# they have (bit n: n bytes long), checked before a name is read.
+cdef uint64_t _attribute_words[ATTRIBUTE_COUNT]
 cdef uint64_t _attribute_lengths
 cdef uint64_t MAIN_NAME, ARTICLE_NAME, META_NAME, SCRIPT_NAME, NOSCRIPT_NAME
 # The parents the tree builder inserts for a row or a cell put straight into
@@ -93,24 +87,78 @@ cdef void* _resized(void* data, Py_ssize_t count, size_t item) except NULL:
     return resized
 
 
+# What the tokenizer asks of a byte, one table lookup each, and each byte
+# lowercased (ASCII letters only, as bytes.lower()).
+DEF B_SPACE = 1  # HTML whitespace: tab, LF, FF, CR, space
+DEF B_NAME_END = 2  # ends a tag name: whitespace, "/", ">"
+DEF B_ATTRIBUTE_END = 4  # ends an attribute name: whitespace, "/", ">", "="
+DEF B_VALUE_END = 8  # ends an unquoted attribute value: whitespace, ">"
+DEF B_LETTER = 16  # an ASCII letter
+cdef unsigned char _byte_kind[256]
+cdef unsigned char _lower_of[256]
+# By length n (0 to 8), the mask of a 64-bit word's first n bytes in memory (_name_word).
+cdef uint64_t _word_masks[9]
+
+
+cdef int _fill_byte_tables() except -1:
+    cdef int c, kind
+    cdef unsigned char ones[8]
+    for c in range(256):
+        kind = 0
+        if c == 32 or c == 9 or c == 10 or c == 12 or c == 13:
+            kind |= B_SPACE | B_NAME_END | B_ATTRIBUTE_END | B_VALUE_END
+        if c == 47:  # "/"
+            kind |= B_NAME_END | B_ATTRIBUTE_END
+        if c == 62:  # ">"
+            kind |= B_NAME_END | B_ATTRIBUTE_END | B_VALUE_END
+        if c == 61:  # "="
+            kind |= B_ATTRIBUTE_END
+        if 65 <= c <= 90 or 97 <= c <= 122:
+            kind |= B_LETTER
+        _byte_kind[c] = kind
+        _lower_of[c] = c | 32 if 65 <= c <= 90 else c
+    memset(ones, 255, 8)
+    for c in range(9):
+        _word_masks[c] = 0
+        memcpy(&_word_masks[c], ones, c)
+    return 0
+
+
+_fill_byte_tables()
+
+
 cdef inline bint _is_letter(unsigned char c) noexcept nogil:
-    return (c | 32) >= 97 and (c | 32) <= 122
+    return _byte_kind[c] & B_LETTER
 
 
 cdef inline bint _is_space(unsigned char c) noexcept nogil:
-    return c == 32 or c == 9 or c == 10 or c == 12 or c == 13
+    return _byte_kind[c] & B_SPACE
 
 
 cdef inline unsigned char _lower(unsigned char c) noexcept nogil:
-    return c | 32 if 65 <= c <= 90 else c
+    return _lower_of[c]
 
 
 cdef inline uint64_t _hash(const unsigned char* s, Py_ssize_t n) noexcept nogil:
-    cdef uint64_t h = 14695981039346656037ULL
+    cdef uint64_t h = 14695981039346656037ULL  # FNV-1a
     cdef Py_ssize_t i
     for i in range(n):
-        h = (h ^ _lower(s[i])) * 1099511628211ULL
+        h = (h ^ _lower_of[s[i]]) * 1099511628211ULL
     return h | 1  # never 0, the marker
+
+
+cdef inline uint64_t _name_word(const unsigned char* s, Py_ssize_t n,
+                                Py_ssize_t available) noexcept nogil:
+    """The n (8 at most) bytes at `s` as one 64-bit word, each with bit 5 set:
+    equal to the word of a name of lowercase letters exactly when the bytes
+    are that name in any case (bit 5 set, no byte is 0: the lengths agree
+    too). `available`: the bytes readable at `s`, n or more."""
+    cdef uint64_t word = 0
+    if available >= 8:
+        memcpy(&word, s, 8)
+    else:
+        memcpy(&word, s, <size_t>n)
+    return (word | 0x2020202020202020ULL) & _word_masks[n]
 
 
 cdef inline uint32_t _flags_of(uint64_t h) noexcept nogil:
@@ -122,13 +170,128 @@ cdef inline uint32_t _flags_of(uint64_t h) noexcept nogil:
     return 0
 
 
+def _word_automaton(tuple comment_tokens, tuple box_tokens, tuple content_owners,
+                    tuple content_parts):
+    """The class and id words' automaton: (byte classes, number of classes, the
+    transition table by row, the bits found by row), for _set_word_automaton.
+
+    Two Aho-Corasick automata run side by side: one over the value's bytes for
+    the region words (any case; a word's "-" is a byte like any other), one
+    over its bytes with "-" and "_" left out for the content containers' names
+    (each owner word followed by each part word), as nesting's reference reads
+    them; its states are the pairs of theirs that a value can reach."""
+    cdef bytes word
+    region = []  # (word, bits)
+    for word in comment_tokens:
+        region.append((word, COMMENTS_BIT))
+    for word in box_tokens:
+        region.append((word, BOXES_BIT))
+    for word, _ in region:
+        if not word or word != word.lower():
+            raise ValueError(f"region word {word!r} must be non-empty and lowercase")
+    for word in (*content_owners, *content_parts):
+        if not word or word != word.lower():
+            raise ValueError(f"content word {word!r} must be non-empty and lowercase")
+    content = [(owner + part, CONTENT_BIT) for owner in content_owners for part in content_parts]
+    # Byte classes: 0 for a byte in no word; one for "-", one for "_", one per
+    # other byte of a word (its uppercase letter too).
+    alphabet = sorted({45, 95} | {byte for word, _ in region + content for byte in word})
+    classes = [0] * 256
+    for number, byte in enumerate(alphabet, 1):
+        classes[byte] = number
+        if 97 <= byte <= 122:
+            classes[byte - 32] = number
+    count = len(alphabet) + 1
+    skipped = (classes[45], classes[95])
+    raw_next, raw_bits = _aho_corasick(region, classes, count)
+    bare_next, bare_bits = _aho_corasick(content, classes, count)
+    pairs = [(0, 0)]
+    number_of = {(0, 0): 0}
+    rows = []
+    done = 0
+    while done < len(pairs):
+        raw, bare = pairs[done]
+        done += 1
+        for kind in range(count):
+            pair = (raw_next[raw][kind], bare if kind in skipped else bare_next[bare][kind])
+            number = number_of.get(pair)
+            if number is None:
+                number = len(pairs)
+                if (number + 1) * count > WORD_TABLE_LIMIT:
+                    longest = max((word for word, _ in region + content), key=len)
+                    raise ValueError(
+                        f"the region and content words need over {number} states of "
+                        f"{count} byte classes, over a table of {WORD_TABLE_LIMIT} "
+                        f"(the longest word: {longest[:16]!r} of {len(longest)} bytes)")
+                number_of[pair] = number
+                pairs.append(pair)
+            rows.append(number * count)
+    bits = [raw_bits[raw] | bare_bits[bare] for raw, bare in pairs]
+    return bytes(classes), count, rows, bits
+
+
+def _aho_corasick(list words, list classes, Py_ssize_t count):
+    """Aho-Corasick's automaton of `words` ((word, bits)) over byte classes: the
+    next state by state and class, and by state the bits of the words ending there."""
+    goto = [{}]
+    found = [0]
+    cdef bytes word
+    for word, bits in words:
+        state = 0
+        for byte in word:
+            kind = classes[byte]
+            if kind not in goto[state]:
+                goto[state][kind] = len(goto)
+                goto.append({})
+                found.append(0)
+            state = goto[state][kind]
+        found[state] |= bits
+    next_state = [[0] * count for _ in goto]
+    failure = [0] * len(goto)
+    queue = []
+    for kind, state in goto[0].items():
+        next_state[0][kind] = state
+        queue.append(state)
+    done = 0
+    while done < len(queue):  # breadth first: a state's failure is done before it
+        state = queue[done]
+        done += 1
+        found[state] |= found[failure[state]]
+        for kind in range(count):
+            child = goto[state].get(kind)
+            if child is None:
+                next_state[state][kind] = next_state[failure[state]][kind]
+            else:
+                failure[child] = next_state[failure[state]][kind]
+                next_state[state][kind] = child
+                queue.append(child)
+    return next_state, found
+
+
+cdef int _set_word_automaton(bytes classes, Py_ssize_t count, list rows, list bits) except -1:
+    global _word_next, _word_bits
+    cdef Py_ssize_t i
+    cdef uint16_t* next_row = <uint16_t*>_resized(_word_next, len(rows), sizeof(uint16_t))
+    _word_next = next_row
+    cdef unsigned char* found = <unsigned char*>_resized(_word_bits, len(rows), 1)
+    _word_bits = found
+    for i in range(256):
+        _byte_class[i] = classes[i]
+    for i in range(len(rows)):
+        next_row[i] = rows[i]
+        found[i] = 0
+    for i in range(len(bits)):
+        found[i * count] = bits[i]
+    return 0
+
+
 def configure(dict element_flags, dict bits, Py_ssize_t depth_limit,
               Py_ssize_t formatting_limit, Py_ssize_t search_limit,
               tuple comment_tokens, tuple box_tokens, tuple article_types,
               bytes region_attribute, Py_ssize_t node_limit, Py_ssize_t attribute_limit,
               tuple content_owners, tuple content_parts):
     """Take nesting.py's flag table, its flag bits by name, its limits and region words."""
-    global _token_objects, _article_types, _region_attribute, H1, _content_words
+    global _article_types, _region_attribute, H1
     global MAIN_NAME, ARTICLE_NAME, META_NAME, SCRIPT_NAME, NOSCRIPT_NAME, ENTRY_REGION
     global TBODY_NAME, TR_NAME, TBODY_FLAGS, TR_FLAGS, OPTION_NAME
     global VOID, IGNORED, RAW, PLAINTEXT, FORMATTING, SINGLE, CLOSES_P, SCOPE, MARKER
@@ -141,6 +304,11 @@ def configure(dict element_flags, dict bits, Py_ssize_t depth_limit,
     cdef bytes name
     cdef uint64_t h
     cdef Py_ssize_t slot
+    words = _word_automaton(comment_tokens, box_tokens, content_owners, content_parts)
+    for attribute in _REGION_ATTRIBUTES:
+        if not 0 < len(attribute) <= 8 or not attribute.isalpha() or not attribute.islower():
+            raise ValueError(f"attribute name {attribute!r}: 1 to 8 lowercase letters "
+                             "(the scan reads one as a 64-bit word)")
     if len(element_flags) * 2 > TABLE_SIZE:
         raise ValueError(f"{len(element_flags)} element names do not fit a table of {TABLE_SIZE}")
     for slot in range(TABLE_SIZE):
@@ -165,57 +333,23 @@ def configure(dict element_flags, dict bits, Py_ssize_t depth_limit,
     ENTRY_FOREIGN, ENTRY_DROPPED = bits["ENTRY_FOREIGN"], bits["ENTRY_DROPPED"]
     BOUNDARY_ELEMENT = bits["BOUNDARY_ELEMENT"]
     ENTRY_REGION = bits["ENTRY_REGION"]
-    _token_objects = [*comment_tokens, *box_tokens]
-    if len(_token_objects) > MAX_TOKENS:
-        raise ValueError(f"{len(_token_objects)} region words, over {MAX_TOKENS}")
-    for slot in range(256):
-        _first_count[slot] = 0
-        for second in range(256):
-            _pair[slot][second] = 0
-    cdef bytes token
-    for slot, token in enumerate(_token_objects):
-        if not token or token != token.lower():
-            raise ValueError(f"region word {token!r} must be non-empty and lowercase")
-        _token_bytes[slot] = token
-        _token_length[slot] = len(token)
-        _token_group[slot] = COMMENTS_BIT if slot < len(comment_tokens) else BOXES_BIT
-        first = token[0]
-        if _first_count[first] == MAX_PER_FIRST:
-            raise ValueError(f"over {MAX_PER_FIRST} region words begin with {chr(first)!r}")
-        _first_tokens[first][_first_count[first]] = slot
-        _first_count[first] += 1
-        if len(token) < 2:
-            raise ValueError(f"region word {token!r} must be two bytes or more")
-        _pair[first][token[1]] |= PAIR_WORD
+    global _type_bytes, _type_length, _type_count, _mark_texts
+    _type_bytes = <const unsigned char**>_resized(_type_bytes, len(article_types) + 1,
+                                                   sizeof(const unsigned char*))
+    _type_length = <Py_ssize_t*>_resized(_type_length, len(article_types) + 1,
+                                          sizeof(Py_ssize_t))
     _article_types = list(article_types)
-    _content_words = [*content_owners, *content_parts]
-    for slot in range(256):
-        _owner_by_first[slot] = NULL
-        _part_by_first[slot] = NULL
-    for token in content_owners:
-        if not token or token != token.lower() or _owner_by_first[token[0]] != NULL:
-            raise ValueError(f"content owner word {token!r}: lowercase, first bytes all differ")
-        if len(token) < 2:
-            raise ValueError(f"content owner word {token!r} must be two bytes or more")
-        _owner_by_first[token[0]] = token
-        _owner_length[token[0]] = len(token)
-        _pair[token[0]][token[1]] |= PAIR_OWNER
-        _pair[token[0]][45] |= PAIR_OWNER  # "-" and "_": skipped inside the word
-        _pair[token[0]][95] |= PAIR_OWNER
-    for token in content_parts:
-        if not token or token != token.lower() or _part_by_first[token[0]] != NULL:
-            raise ValueError(f"content part word {token!r}: lowercase, first bytes all differ")
-        _part_by_first[token[0]] = token
-        _part_length[token[0]] = len(token)
+    _type_count = len(_article_types)
+    for slot in range(_type_count):
+        _type_bytes[slot] = <bytes>_article_types[slot]
+        _type_length[slot] = len(<bytes>_article_types[slot])
+    _set_word_automaton(words[0], words[1], words[2], words[3])
     _region_attribute = region_attribute
+    _mark_texts = tuple(_mark_bytes(labels) for labels in range(16))
     global _attribute_lengths
-    for slot in range(256):
-        _attribute_first[slot] = 0
     _attribute_lengths = 0
-    for slot, attribute in enumerate((b"class", b"id", b"role", b"itemprop", b"property",
-                                      b"content", b"type")):
-        _attribute_hashes[slot] = _hash(attribute, len(attribute))
-        _attribute_first[attribute[0]] = 1
+    for slot, attribute in enumerate(_REGION_ATTRIBUTES):
+        _attribute_words[slot] = _name_word(attribute, len(attribute), len(attribute))
         _attribute_lengths |= (<uint64_t>1) << len(attribute)
     H1 = _hash(b"h1", 2)
     MAIN_NAME, ARTICLE_NAME = _hash(b"main", 4), _hash(b"article", 7)
@@ -230,6 +364,7 @@ def configure(dict element_flags, dict bits, Py_ssize_t depth_limit,
     _configured = True
 
 
+@cython.final
 cdef class _Scan:
     cdef const unsigned char* data
     cdef Py_ssize_t size
@@ -241,14 +376,19 @@ cdef class _Scan:
     cdef Py_ssize_t open_with[SOUGHT_COUNT]  # stack entries by sought flag
     cdef list cuts
     # The article profile's regions: whether to find them, whether the page
-    # declares an article, the marks ([where, label bits]) and each stack
-    # entry's mark (-1 for none), and the region attributes of the start tag
-    # being read (start, end; -1 when absent).
+    # declares an article, the marks (where, label bits, the mark of the
+    # nearest marked element around, -1 for none: C arrays, read at the end)
+    # and each stack entry's mark (-1 for none), and the region attributes of
+    # the start tag being read (start, end; those of attributes_found).
     cdef bint regions, structure
-    cdef list marks
+    cdef Py_ssize_t* mark_where
+    cdef int* mark_labels
+    cdef Py_ssize_t* mark_outer
+    cdef Py_ssize_t mark_count, mark_capacity
     cdef Py_ssize_t* mark_of
     cdef Py_ssize_t attribute_start[ATTRIBUTE_COUNT]
     cdef Py_ssize_t attribute_end[ATTRIBUTE_COUNT]
+    cdef int attributes_found  # bit n: attribute_start[n] and attribute_end[n] are set
     # The bound on the page's size (nesting.NODE_LIMIT), in half elements:
     # two a start tag, one an attribute, read so far; of the start tag being read, its attributes, where those
     # past ATTRIBUTE_LIMIT begin (-1: none) and where its attributes end.
@@ -265,7 +405,6 @@ cdef class _Scan:
                 or self.mark_of == NULL):
             raise MemoryError()
         self.cuts = []
-        self.marks = []
         cdef Py_ssize_t i
         for i in range(SOUGHT_COUNT):
             self.open_with[i] = 0
@@ -275,6 +414,9 @@ cdef class _Scan:
         free(self.flags)
         free(self.formatting)
         free(self.mark_of)
+        free(self.mark_where)
+        free(self.mark_labels)
+        free(self.mark_outer)
 
     # -- the stack ---------------------------------------------------------
 
@@ -439,12 +581,26 @@ cdef class _Scan:
         if labels:
             if labels & MAIN_BIT:
                 self.structure = True
-            mark = len(self.marks)
-            self.marks.append([name_end, labels, self.outer_mark()])
+            mark = self.add_mark(name_end, labels, self.outer_mark())
             if labels & (COMMENTS_BIT | BOXES_BIT):
                 flags |= ENTRY_REGION
         self.push(name, flags, mark)
         return 0
+
+    cdef Py_ssize_t add_mark(self, Py_ssize_t where, int labels, Py_ssize_t outer) except -1:
+        """A new mark's number."""
+        if self.mark_count == self.mark_capacity:
+            self.mark_capacity = self.mark_capacity * 2 if self.mark_capacity else 64
+            self.mark_where = <Py_ssize_t*>_resized(self.mark_where, self.mark_capacity,
+                                                    sizeof(Py_ssize_t))
+            self.mark_labels = <int*>_resized(self.mark_labels, self.mark_capacity, sizeof(int))
+            self.mark_outer = <Py_ssize_t*>_resized(self.mark_outer, self.mark_capacity,
+                                                    sizeof(Py_ssize_t))
+        self.mark_where[self.mark_count] = where
+        self.mark_labels[self.mark_count] = labels
+        self.mark_outer[self.mark_count] = outer
+        self.mark_count += 1
+        return self.mark_count - 1
 
     cdef Py_ssize_t outer_mark(self) noexcept:
         """The mark of the nearest marked element open around this point, or -1."""
@@ -458,24 +614,24 @@ cdef class _Scan:
     cdef int unmark_around(self) except -1:
         """Take the comments and boxes labels off every region open around this point."""
         cdef Py_ssize_t index
-        cdef list mark
         for index in range(self.length):
             if self.flags[index] & ENTRY_REGION:
-                mark = self.marks[self.mark_of[index]]
-                mark[1] = mark[1] & (MAIN_BIT | CONTENT_BIT)
+                self.mark_labels[self.mark_of[index]] &= MAIN_BIT | CONTENT_BIT
                 self.flags[index] &= ~ENTRY_REGION
         return 0
 
     cdef int labels(self, uint64_t name) noexcept:
         """The region label bits of the start tag just read (nesting._Scan.labels)."""
         cdef int labels = 0
-        if (self.attribute_start[A_CLASS] < 0 and self.attribute_start[A_ID] < 0
-                and self.attribute_start[A_ROLE] < 0 and self.attribute_start[A_ITEMPROP] < 0
+        if (not self.attributes_found & (
+                (1 << A_CLASS) | (1 << A_ID) | (1 << A_ROLE) | (1 << A_ITEMPROP))
                 and name != MAIN_NAME and name != ARTICLE_NAME):
             return 0  # most tags: nothing to read
         cdef bint main = (name == MAIN_NAME or name == ARTICLE_NAME
-                          or self.has_word(A_ROLE, b"main")
-                          or self.has_word(A_ITEMPROP, b"articlebody"))
+                          or (self.attributes_found & (1 << A_ROLE)
+                              and self.has_word(A_ROLE, b"main"))
+                          or (self.attributes_found & (1 << A_ITEMPROP)
+                              and self.has_word(A_ITEMPROP, b"articlebody")))
         # a main container is not also a content container: its owner words go unread
         cdef int groups = self.read_words(A_CLASS, not main)
         groups |= self.read_words(A_ID, not main and not groups & CONTENT_BIT)
@@ -493,73 +649,35 @@ cdef class _Scan:
         """The group bits of the region words the attribute in `slot` holds (any
         case), and with `content` CONTENT_BIT if it names a content container
         (an owner word then a part word, "-" and "_" skipped: entry-content,
-        post__body, articleBody): named_groups and names_content in one pass."""
+        post__body, articleBody): named_groups and names_content in one pass
+        of the word automaton."""
         cdef Py_ssize_t start = self.attribute_start[slot]
         cdef Py_ssize_t end = self.attribute_end[slot]
         cdef const unsigned char* d = self.data
-        cdef Py_ssize_t i, j, length, at
+        cdef const uint16_t* next_row = _word_next
+        cdef const unsigned char* bits = _word_bits
+        cdef Py_ssize_t i = start
+        cdef Py_ssize_t row = 0
         cdef int found = 0
-        cdef int k, token
-        cdef unsigned char first, second, kind, part_first
-        cdef const unsigned char* word
-        if start < 0 or end - start < 2:
-            return 0  # every word is two bytes or more
-        second = _lower(d[start])
-        for i in range(start, end - 1):
-            first = second
-            second = _lower(d[i + 1])
-            kind = _pair[first][second]
-            if not kind:
-                continue
-            if kind & PAIR_WORD:
-                for k in range(_first_count[first]):
-                    token = _first_tokens[first][k]
-                    length = _token_length[token]
-                    if i + length > end or found & _token_group[token]:
-                        continue
-                    word = _token_bytes[token]
-                    j = 1
-                    while j < length and _lower(d[i + j]) == word[j]:
-                        j += 1
-                    if j == length:
-                        found |= _token_group[token]
-            if kind & PAIR_OWNER and content and not found & CONTENT_BIT:
-                at = self.skip_word(i, end, _owner_by_first[first], _owner_length[first])
-                if at >= 0:
-                    while at < end and (d[at] == 45 or d[at] == 95):
-                        at += 1
-                    if at < end:
-                        part_first = _lower(d[at])
-                        if (_part_by_first[part_first] != NULL and self.skip_word(
-                                at, end, _part_by_first[part_first],
-                                _part_length[part_first]) >= 0):
-                            found |= CONTENT_BIT
-        return found
-
-    cdef Py_ssize_t skip_word(self, Py_ssize_t at, Py_ssize_t end, const unsigned char* word,
-                              Py_ssize_t length) noexcept:
-        """Just past `word` read from `at` ("-" and "_" skipped inside it), or -1."""
-        cdef Py_ssize_t j = 0
-        cdef unsigned char c
-        while j < length:
-            if at >= end:
-                return -1
-            c = self.data[at]
-            if (c == 45 or c == 95) and j > 0:
-                at += 1
-                continue
-            if _lower(c) != word[j]:
-                return -1
-            at += 1
-            j += 1
-        return at
+        if not self.attributes_found & (1 << slot):
+            return 0
+        while i + 2 <= end:  # two bytes a step: half the loop's own work
+            row = next_row[row + _byte_class[d[i]]]
+            found |= bits[row]
+            row = next_row[row + _byte_class[d[i + 1]]]
+            found |= bits[row]
+            i += 2
+        if i < end:
+            row = next_row[row + _byte_class[d[i]]]
+            found |= bits[row]
+        return found if content else found & ~CONTENT_BIT
 
     cdef bint has_word(self, int slot, bytes word) noexcept:
         """Whether the attribute in `slot` has `word` among its whitespace-separated words."""
         cdef Py_ssize_t at = self.attribute_start[slot]
         cdef Py_ssize_t end = self.attribute_end[slot]
         cdef Py_ssize_t start
-        if at < 0:
+        if not self.attributes_found & (1 << slot):
             return False
         while at < end:
             while at < end and _is_ascii_space(self.data[at]):
@@ -575,7 +693,7 @@ cdef class _Scan:
         """Whether the attribute in `slot`, stripped, is `value` (any case)."""
         cdef Py_ssize_t start = self.attribute_start[slot]
         cdef Py_ssize_t end = self.attribute_end[slot]
-        if start < 0:
+        if not self.attributes_found & (1 << slot):
             return not value
         while start < end and _is_ascii_space(self.data[start]):
             start += 1
@@ -584,8 +702,8 @@ cdef class _Scan:
         return _equal_lower(self.data + start, end - start, value, len(value))
 
     cdef int start_tag(self, uint64_t name, Py_ssize_t start, Py_ssize_t end,
-                       bint self_closing, Py_ssize_t name_end, int labels) except -1:
-        cdef uint32_t flags = _flags_of(name)
+                       bint self_closing, Py_ssize_t name_end, uint32_t flags) except -1:
+        """The start tag of `name` (its flags: `flags`) between `start` and `end`."""
         cdef int implied
         if self.in_foreign_content():
             if not flags & BREAKOUT:
@@ -643,7 +761,9 @@ cdef class _Scan:
             elif implied == 1:
                 self.push(TR_NAME if flags & CELL else TBODY_NAME,
                           TR_FLAGS if flags & CELL else TBODY_FLAGS, -1)
-        self.open(name, flags & ~INTEGRATION, start, end, name_end, labels)
+        # the region labels, read only for an element that opens here
+        self.open(name, flags & ~INTEGRATION, start, end, name_end,
+                  self.labels(name) if self.regions else 0)
         return 0
 
     cdef int end_tag(self, uint64_t name, Py_ssize_t start, Py_ssize_t end) except -1:
@@ -679,13 +799,19 @@ cdef class _Scan:
             return -1
         return <const unsigned char*>found - self.data
 
-    cdef Py_ssize_t name_end(self, Py_ssize_t at) noexcept:
+    cdef inline Py_ssize_t read_name(self, Py_ssize_t at, uint64_t* name) noexcept:
+        """Just past the tag name that begins at `at`; its hash (_hash) in `name`."""
+        cdef const unsigned char* d = self.data
+        cdef Py_ssize_t size = self.size
+        cdef uint64_t h = 14695981039346656037ULL  # FNV-1a
         cdef unsigned char c
-        while at < self.size:
-            c = self.data[at]
-            if _is_space(c) or c == 47 or c == 62:
+        while at < size:
+            c = d[at]
+            if _byte_kind[c] & B_NAME_END:
                 break
+            h = (h ^ _lower_of[c]) * 1099511628211ULL
             at += 1
+        name[0] = h | 1  # never 0, the marker
         return at
 
     cdef Py_ssize_t tag_end(self, Py_ssize_t at) noexcept:
@@ -715,15 +841,12 @@ cdef class _Scan:
         cdef Py_ssize_t size = self.size
         cdef unsigned char c
         cdef Py_ssize_t close, name_start, name_end, value_start, value_end
-        cdef int slot
         self_closing[0] = False
         self.tag_attributes = 0
         self.excess_start = -1
-        if self.regions:
-            for slot in range(ATTRIBUTE_COUNT):
-                self.attribute_start[slot] = -1
+        self.attributes_found = 0
         while True:
-            while at < size and _is_space(d[at]):
+            while at < size and _byte_kind[d[at]] & B_SPACE:
                 at += 1
             if at >= size:
                 return size + 1
@@ -743,10 +866,7 @@ cdef class _Scan:
             if self.tag_attributes > ATTRIBUTE_LIMIT and self.excess_start < 0:
                 self.excess_start = name_start
             at += 1  # an attribute's name (its first character may be "=")
-            while at < size:
-                c = d[at]
-                if _is_space(c) or c == 47 or c == 62 or c == 61:
-                    break
+            while at < size and not _byte_kind[d[at]] & B_ATTRIBUTE_END:
                 at += 1
             name_end = at
             while at < size and _is_space(d[at]):
@@ -764,7 +884,7 @@ cdef class _Scan:
                     at = close + 1
                 else:
                     value_start = at
-                    while at < size and not (_is_space(d[at]) or d[at] == 62):
+                    while at < size and not _byte_kind[d[at]] & B_VALUE_END:
                         at += 1
                     value_end = at
             if self.regions:
@@ -774,17 +894,16 @@ cdef class _Scan:
                              Py_ssize_t value_start, Py_ssize_t value_end) noexcept:
         """Note a region attribute's value (the first of each name, as HTML keeps)."""
         cdef Py_ssize_t length = name_end - name_start
-        if length >= 64 or not (_attribute_lengths >> length) & 1:
+        if length > 8 or not (_attribute_lengths >> length) & 1:
             return
-        if not _attribute_first[_lower(self.data[name_start])]:
-            return
-        cdef uint64_t h = _hash(self.data + name_start, length)
+        cdef uint64_t word = _name_word(self.data + name_start, length, self.size - name_start)
         cdef int slot
         for slot in range(ATTRIBUTE_COUNT):
-            if h == _attribute_hashes[slot]:
-                if self.attribute_start[slot] < 0:
+            if word == _attribute_words[slot]:
+                if not self.attributes_found & (1 << slot):
                     self.attribute_start[slot] = value_start
                     self.attribute_end[slot] = value_end
+                    self.attributes_found |= 1 << slot
                 return
 
     cdef Py_ssize_t raw_text_end(self, Py_ssize_t at, Py_ssize_t name_start,
@@ -829,18 +948,18 @@ cdef class _Scan:
                 continue
             if c == 47:  # "</"
                 if lt + 2 < size and _is_letter(d[lt + 2]):
-                    name_end = self.name_end(lt + 2)
+                    name_end = self.read_name(lt + 2, &name)
                     at = self.tag_end(name_end)
                     if at > size:
                         return 0
-                    self.end_tag(_hash(d + lt + 2, name_end - lt - 2), lt, at)
+                    self.end_tag(name, lt, at)
                 else:
                     at = self.tag_end(lt + 2)
                 continue
             if not _is_letter(c):
                 at = lt + 1
                 continue
-            name_end = self.name_end(lt + 1)
+            name_end = self.read_name(lt + 1, &name)
             at = self.attributes_end(name_end, &self_closing)
             if at > size:
                 return 0
@@ -851,7 +970,6 @@ cdef class _Scan:
                 # text, as a browser's limits end a page (nesting.NODE_LIMIT).
                 self.cuts.append((lt, size, b""))
                 return 0
-            name = _hash(d + lt + 1, name_end - lt - 1)
             raw_end = -1
             if name == NOSCRIPT_NAME and not self.in_foreign_content():
                 raw_end = self.raw_text_end(at, lt + 1, name_end - lt - 1)
@@ -863,13 +981,12 @@ cdef class _Scan:
                     self.cuts.append((lt, at, b" "))
                     continue
             cut_before = len(self.cuts)
-            self.start_tag(name, lt, at, self_closing, name_end,
-                           self.labels(name) if self.regions else 0)
+            flags = _flags_of(name)
+            self.start_tag(name, lt, at, self_closing, name_end, flags)
             if self.excess_start >= 0 and not (
                     len(self.cuts) > cut_before and self.cuts[len(self.cuts) - 1][0] == lt):
                 # The attributes past ATTRIBUTE_LIMIT go (unless the whole tag did).
                 self.cuts.append((self.excess_start, self.attributes_close, b""))
-            flags = _flags_of(name)
             if (self.regions and name == META_NAME and self.attribute_is(A_PROPERTY, b"og:type")
                     and self.attribute_is(A_CONTENT, b"article")):
                 self.structure = True
@@ -884,40 +1001,65 @@ cdef class _Scan:
                 at = end
 
     cdef bint holds_article_type(self, Py_ssize_t at, Py_ssize_t end) noexcept:
-        cdef bytes kind
-        for kind in _article_types:
-            if _find(self.data + at, end - at, kind, len(kind)):
+        """Whether an article type occurs in the data between `at` and `end`: one
+        pass over it per first byte of the types (their quote: one pass)."""
+        cdef const unsigned char* s = self.data + at
+        cdef Py_ssize_t n = end - at
+        cdef Py_ssize_t kind, other, place, length
+        cdef const unsigned char* word
+        cdef const void* hit
+        cdef unsigned char first
+        for kind in range(_type_count):
+            if _type_length[kind] == 0:
                 return True
+        for kind in range(_type_count):
+            first = _type_bytes[kind][0]
+            for other in range(kind):
+                if _type_bytes[other][0] == first:
+                    break
+            else:
+                place = 0
+                while place < n:
+                    hit = memchr(s + place, first, <size_t>(n - place))
+                    if hit == NULL:
+                        break
+                    place = <const unsigned char*>hit - s
+                    for other in range(kind, _type_count):
+                        word = _type_bytes[other]
+                        length = _type_length[other]
+                        if (word[0] == first and place + length <= n
+                                and (length < 2 or s[place + 1] == word[1])
+                                and memcmp(s + place, word, <size_t>length) == 0):
+                            return True
+                    place += 1
         return False
 
     cdef list result(self):
         """The cuts, and the region marks among them if the page declares an article."""
-        cdef list merged, mark
-        cdef list kept = []  # per mark, the label bits it keeps
-        cdef list above = []  # per mark, the label bits kept around it
+        cdef list merged
         cdef int around, own
-        cdef Py_ssize_t outer
-        if not self.marks:
+        cdef Py_ssize_t index, outer, where
+        cdef int* labels = self.mark_labels
+        if not self.mark_count:
             return self.cuts
         merged = list(self.cuts)
-        for mark in self.marks:
-            outer = mark[2]
-            around = (<int>above[outer] | <int>kept[outer]) if outer >= 0 else 0
+        for index in range(self.mark_count):
+            outer = self.mark_outer[index]
+            # the label bits kept on the marks around this one (an outer mark's
+            # entry already holds them, with its own: it comes first)
+            around = labels[outer] if outer >= 0 else 0
             # a container's label always stays; a page that declares no
             # article gets only its content containers and comments
-            own = <int>mark[1] & ~(around & ~(MAIN_BIT | CONTENT_BIT))
+            own = labels[index] & ~(around & ~(MAIN_BIT | CONTENT_BIT))
             if not self.structure:
                 own &= CONTENT_BIT | COMMENTS_BIT
-            kept.append(own)
-            above.append(around)
+            labels[index] = around | own
             if own:
-                merged.append((mark[0], mark[0], _mark_bytes(own)))
-        merged.sort(key=_start)
+                where = self.mark_where[index]
+                merged.append((where, where, <bytes>_mark_texts[own]))
+        if self.cuts:  # the marks alone are in order already
+            merged.sort(key=_first)
         return merged
-
-
-cdef object _start(tuple cut):
-    return cut[0]
 
 
 cdef bytes _mark_bytes(int labels):
@@ -948,24 +1090,6 @@ cdef bint _equal_lower(const unsigned char* s, Py_ssize_t n, bytes word,
         if _lower(s[i]) != w[i]:
             return False
     return True
-
-
-cdef bint _find(const unsigned char* s, Py_ssize_t n, bytes needle, Py_ssize_t m) noexcept:
-    """Whether `needle` occurs in s[:n] (exact bytes)."""
-    cdef const unsigned char* t = needle
-    cdef const void* hit
-    cdef Py_ssize_t at = 0
-    if m == 0:
-        return True
-    while at + m <= n:
-        hit = memchr(s + at, t[0], <size_t>(n - m + 1 - at))
-        if hit == NULL:
-            return False
-        at = <const unsigned char*>hit - s
-        if memcmp(s + at, t, <size_t>m) == 0:
-            return True
-        at += 1
-    return False
 
 
 cdef _Scan _run(bytes data, bint regions):

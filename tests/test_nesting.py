@@ -17,8 +17,9 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from blockdensity import fit_text, html_to_text, nesting
+from blockdensity import _nesting, fit_text, html_to_text, nesting
 from blockdensity.dom import Document
+from blockdensity.elements import CONTENT_OWNERS, CONTENT_PARTS
 from blockdensity.nesting import (
     ATTRIBUTE_LIMIT,
     DEPTH_LIMIT,
@@ -334,6 +335,126 @@ def test_a_content_container_is_named_by_an_owner_word_and_a_part_word() -> None
     assert [labels for _, labels in marks(nested)] == ["content", "content"]
     commented = '<div class="comment-list"><div class="comment-body post-body">c</div></div>'
     assert [labels for _, labels in marks(commented)] == ["comments", "content"]
+
+
+# Pieces of class and id values: parts of the region and content words, in
+# any case, with the separators the scan skips or stops at.
+_WORD_PIECES = st.sampled_from(
+    [
+        "comment", "Disqus", "sha", "re", "SHARING", "sign", "-up", "up", "more", "-stories",
+        "article", "Article", "post", "entry", "story", "news", "blog", "body", "BODY",
+        "content", "cont", "ent", "-", "_", "__", "--", " ", "\t", "x", "é", "0", "a", "ar",
+        "ticle", "po", "st", "gdpr", "promo", "taboola", "by", "line",
+    ]
+)  # fmt: skip
+
+
+@examples(300)
+@given(
+    st.lists(st.lists(_WORD_PIECES, max_size=8).map("".join), min_size=1, max_size=4),
+    st.sampled_from(["div", "main", "section", "article"]),
+)
+@example(["sign-up Post_-_Body", "x"], "div")
+@example(["ARTICLE-BODY comments", ""], "main")
+@example(["x NEWS_BODY", "Taboola"], "section")
+def test_class_and_id_words_are_read_as_the_reference_reads_them(
+    values: list[str], name: str
+) -> None:
+    # One automaton reads both kinds of word in a value: the region words, and
+    # the content containers' names with "-" and "_" skipped.
+    attributes = " ".join(
+        f'{("class", "id", "ID", "Class")[index % 4]}="{value}"'
+        for index, value in enumerate(values)
+    )
+    agree(f"<{name} {attributes}>x</{name}><h2 class='{values[0]}'>y</h2>".encode())
+    agree(f'<meta property="og:type" content="article"><div {attributes}>x</div>'.encode())
+
+
+@pytest.mark.parametrize(
+    ("html", "labels"),
+    [
+        ('<div CLASS="comments">c</div>', ["comments"]),
+        ('<div cLaSs="entry-content">c</div>', ["content"]),
+        ('<div Id="comments">c</div>', ["comments"]),
+        ('<div classx="comments" clas="comments" iD\x00="comments">c</div>', []),
+        ('<div cl\x00ss="comments" c\x03ass="comments" k="comments">c</div>', []),
+        ('<main>m</main><div ITEMPROP="articleBody">a</div>', ["main", "main"]),
+        ('<main>m</main><div RoLe="main">a</div>', ["main", "main"]),
+        ('<main>m</main><div role="main">a</div><DIV Class=share', ["main", "main"]),
+        ('<div class="x" class="comments">c</div>', []),  # the first of each name counts
+        ("<main>m</main><div id=share>", ["main", "boxes"]),  # a name near the page's end
+    ],
+)
+def test_region_attribute_names_are_read_in_any_case_and_nothing_else(
+    html: str, labels: list[str]
+) -> None:
+    assert [found for _, found in marks(html)] == labels
+
+
+def _configure(
+    comment_tokens: tuple[bytes, ...],
+    content_owners: tuple[bytes, ...],
+    article_types: tuple[bytes, ...] = nesting._ARTICLE_TYPES,
+) -> None:
+    """nesting's configure() with other comment words, content owner words, article types."""
+    _nesting.configure(
+        nesting.ELEMENT_FLAGS,
+        {name: getattr(nesting, name) for name in nesting._BITS},
+        DEPTH_LIMIT,
+        FORMATTING_LIMIT,
+        nesting.SEARCH_LIMIT,
+        comment_tokens,
+        nesting._BOX_TOKENS,
+        article_types,
+        nesting.REGION_ATTRIBUTE.encode(),
+        NODE_LIMIT,
+        ATTRIBUTE_LIMIT,
+        content_owners,
+        tuple(word.encode() for word in CONTENT_PARTS),
+    )
+
+
+def test_words_the_automaton_cannot_hold_are_refused_by_name() -> None:
+    owners = tuple(word.encode() for word in CONTENT_OWNERS)
+    before = nesting.cuts(b'<div class="Comments">c</div>', regions=True)
+    with pytest.raises(ValueError, match="region word b'Comment'"):
+        _configure((b"Comment",), owners)
+    with pytest.raises(ValueError, match="content word b''"):
+        _configure(nesting._COMMENT_TOKENS, (*owners, b""))
+    # A table of at most 65536 rows: one very long word needs more.
+    with pytest.raises(ValueError, match=r"the longest word: b'x{16}' of 70000 bytes"):
+        _configure((b"x" * 70_000,), owners)
+    # A configure() that raises leaves the scan as it was.
+    assert nesting.cuts(b'<div class="Comments">c</div>', regions=True) == before != []
+    _configure(nesting._COMMENT_TOKENS, owners)
+    assert nesting.cuts(b'<div class="Comments">c</div>', regions=True) == before
+
+
+def test_a_json_ld_block_is_read_once_per_first_byte_of_the_article_types() -> None:
+    def declared(script: str) -> bool:
+        return nesting.declares_article(
+            f'<script type="application/ld+json">{script}</script><p>x</p>'.encode()
+        )
+
+    # The types begin with a quote: one pass finds any of them, wherever it is.
+    assert declared('"NewsArticle"')
+    assert declared('{"@type": "x", "y": "Report"}')
+    assert not declared('{"@type": "NewsArticl", "Report ": "Articles"}')
+    assert not declared('"Report')  # cut short by the script's end
+    owners = tuple(word.encode() for word in CONTENT_OWNERS)
+    try:
+        # Types that begin with other bytes, and one that begins another.
+        _configure(nesting._COMMENT_TOKENS, owners, (b"'Story'", b'"Post"', b"Post'", b'"Po'))
+        assert declared("{'Story'}")
+        assert declared("Post\" Post'")
+        assert declared('"Po')
+        assert not declared('"P "Story" \'Stor Post')
+        _configure(nesting._COMMENT_TOKENS, owners, (b"", b"Post"))
+        assert declared("{}")  # an empty type is in every block
+    finally:
+        _configure(nesting._COMMENT_TOKENS, owners)
+    assert declared('"BlogPosting"')
+    assert not declared("'Story'")
 
 
 def test_a_mark_goes_after_the_tag_name_and_the_page_parses_with_it() -> None:
