@@ -83,6 +83,10 @@ _PR_SET_PDEATHSIG: Final = 1
 _FIT_OOM_SCORE: Final = 1000
 FORKSERVER_OOM_SCORE: Final = 900
 
+# The buffer pages are read into: its first size, and the largest kept.
+_FIRST_BUFFER: Final = 256 * 1024
+_KEPT_BUFFER: Final = 1024 * 1024
+
 # This process's data limit beyond its size at start, in bytes (0: none).
 _memory_limit = 0
 
@@ -145,20 +149,30 @@ def serve(  # noqa: PLR0913, PLR0917 - a fit process's settings, handed over by 
     with contextlib.suppress(ConnectionError), channel:
         _send(channel, Ready(pid=os.getpid()))
         header = bytearray(HEADER.size)
-        while _read_exactly(channel, memoryview(header)):
+        header_view = memoryview(header)
+        # Pages are read into one buffer, kept from page to page; a page
+        # larger than _KEPT_BUFFER is read into a buffer of its own, freed
+        # once the page is decoded.
+        kept = bytearray(_FIRST_BUFFER)
+        while _read_exactly(channel, header_view):
             size, kind = HEADER.unpack(header)
-            payload = bytearray(size)
-            if not _read_exactly(channel, memoryview(payload)):
-                break
-            if kind == Frame.PING:
-                _send(channel, Pong())
-            else:
-                reply = answer(payload, FRAME_ENCODINGS[Frame(kind)], function)
-                del payload  # the page's memory back before the answer is encoded
-                _send(channel, reply)
+            if size > len(kept) and size <= _KEPT_BUFFER:
+                kept = bytearray(max(size, 2 * len(kept)))
+            buffer = kept if size <= len(kept) else bytearray(size)
+            with memoryview(buffer)[:size] as payload:
+                if not _read_exactly(channel, payload):
+                    break
+                if kind == Frame.PING:
+                    reply: FitReply = Pong()
+                else:
+                    reply = answer(payload, FRAME_ENCODINGS[Frame(kind)], function)
+            del buffer  # a large page's memory back before the answer is encoded
+            _send(channel, reply)
 
 
-def answer(body: bytes | bytearray, encoding: Encoding, function: FitFunction) -> FitReply:
+def answer(
+    body: bytes | bytearray | memoryview, encoding: Encoding, function: FitFunction
+) -> FitReply:
     """What a fit process answers to one message body: its encoded output record, or the error."""
     try:
         page = decode_page(body, encoding)  # admitted by the parent: this cannot refuse it
@@ -180,7 +194,17 @@ def answer(body: bytes | bytearray, encoding: Encoding, function: FitFunction) -
 
 def _send(channel: socket.socket, reply: FitReply) -> None:
     payload = encode_reply(reply)
-    channel.sendall(HEADER.pack(len(payload), Frame.REPLY) + payload)
+    header = HEADER.pack(len(payload), Frame.REPLY)
+    # One call, no concatenation; a reply the socket does not take whole
+    # (larger than its buffer) is finished by sendall.
+    sent = channel.sendmsg((header, payload))
+    if sent < len(header):
+        channel.sendall(header[sent:])
+        sent = 0
+    else:
+        sent -= len(header)
+    if sent < len(payload):
+        channel.sendall(memoryview(payload)[sent:])
 
 
 def _read_exactly(channel: socket.socket, into: memoryview) -> bool:

@@ -145,9 +145,10 @@ class Handler(Generic[InboundT]):
             except FitFailedError as error:
                 return await self._fit_failed(delivery, page.url, error)
 
-        # MessagePack: the HTML's bytes; JSON: the message's, near enough.
+        # MessagePack: the HTML's bytes (bytes, or a view of them); JSON: the message's,
+        # near enough.
         html = page.body
-        self._metrics.fitted(fitted, len(html) if isinstance(html, bytes) else len(body))
+        self._metrics.fitted(fitted, len(body) if isinstance(html, str) else len(html))
         try:
             await self._broker.publish_output(
                 fitted.output,

@@ -138,15 +138,16 @@ class Metrics:
             "Unix time of the last page published and acked (0: none yet).",
             registry=registry,
         )
-        for outcome in Outcome:
-            self.pages.labels(outcome.value)
-        for reason in FallbackReason:
-            self.fallbacks.labels(reason.value)
-        for restart in RestartReason:
-            self.pool_restarts.labels(restart.value)
+        # Each labelled series looked up once, here (which also shows it
+        # from the start), not by .labels() at every page.
+        self._pages = {outcome: self.pages.labels(outcome.value) for outcome in Outcome}
+        self._fallbacks = {reason: self.fallbacks.labels(reason.value) for reason in FallbackReason}
+        self._restarts = {
+            restart: self.pool_restarts.labels(restart.value) for restart in RestartReason
+        }
 
     def outcome(self, outcome: Outcome) -> None:
-        self.pages.labels(outcome.value).inc()
+        self._pages[outcome].inc()
 
     def broker_flow(self, *, blocked: bool, seconds: float) -> None:
         """Record the publishing connection's flow control, polled every `seconds`."""
@@ -155,12 +156,12 @@ class Metrics:
             self.broker_blocked_seconds.inc(seconds)
 
     def pool_restarted(self, reason: RestartReason) -> None:
-        self.pool_restarts.labels(reason.value).inc()
+        self._restarts[reason].inc()
 
     def fitted(self, page: Fitted, page_bytes: int) -> None:
         """Record the fit's figures of one page (`page_bytes`: the HTML's size)."""
         if page.fallback_reason is not None:
-            self.fallbacks.labels(page.fallback_reason.value).inc()
+            self._fallbacks[page.fallback_reason].inc()
         self.page_blocks.observe(page.blocks_total)
         self.page_blocks_kept.observe(page.blocks_kept)
         self.page_bytes.observe(page_bytes)

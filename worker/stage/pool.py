@@ -114,7 +114,6 @@ class _Task:
     frame: Frame
     body: bytes
     future: asyncio.Future[Fitted]
-    timer: asyncio.TimerHandle | None = None
 
 
 @dataclass(eq=False)
@@ -134,16 +133,42 @@ class _Child:
     pidfd: int = -1  # a handle on the process that no reused pid can mistake
     statm: int = -1  # its /proc/<pid>/statm, open while it lives (the recycling bound's)
     gone: bool = False  # its death has been handled (from its socket or its sentinel)
+    deadline: float = 0.0  # the loop's time at which its page's fit times out
+    timer: asyncio.TimerHandle | None = None  # its fit timeout's timer, while one is set
+    armed: float = 0.0  # the time that timer was set for
 
 
-class _Channel(asyncio.Protocol):
-    """The parent's end of one child's socket: frames out, replies in."""
+# A channel's read buffer: replies (an output record, 5-8 KB typically) are
+# read into it; one larger grows it, and it is put back to this size after.
+_READ_BUFFER: Final = 64 * 1024
+_READ_BUFFER_KEPT: Final = 1024 * 1024
 
-    def __init__(self) -> None:
+# The parent's send buffer on a child's socket (the kernel's default is about
+# 200 KB): a page of up to this size (a little less) goes out in one call.
+_SEND_BUFFER: Final = 1024 * 1024
+
+
+class _Channel(asyncio.BufferedProtocol):
+    """The parent's end of one child's socket: frames out, replies in.
+
+    Out: a frame's header and body go to the kernel in one sendmsg, from the
+    bytes they are (no concatenation, no second write); what the socket does
+    not take at once goes through the transport's buffer. In: the transport
+    reads into this channel's own buffer (recv_into), where replies are
+    decoded in place: no bytes object a read, no concatenation.
+    """
+
+    def __init__(self, sock: socket.socket | None = None) -> None:
         self.on_reply: Callable[[FitReply], None] = lambda _reply: None
         self.on_lost: Callable[[], None] = lambda: None
         self.transport: asyncio.Transport | None = None
-        self._buffer = bytearray()
+        # The socket the transport drives (the parent's end): written to
+        # directly while the transport has nothing buffered.
+        self._socket = sock
+        self._buffer = bytearray(_READ_BUFFER)
+        self._view = memoryview(self._buffer)
+        self._start = 0  # the first byte of the frame not yet decoded
+        self._end = 0  # the end of the bytes read
 
     def connection_lost(self, exc: Exception | None) -> None:
         # The child's end closed: it exited or died (or the parent closed ours).
@@ -156,27 +181,67 @@ class _Channel(asyncio.Protocol):
 
     def send(self, frame: Frame, body: bytes = b"") -> None:
         transport = self.transport
-        if transport is not None and not transport.is_closing():
-            # Two writes, no concatenation: with the socket's buffer empty,
-            # each goes straight to the kernel from the bytes it is given.
-            transport.write(HEADER.pack(len(body), frame))
+        if transport is None or transport.is_closing():
+            return
+        header = HEADER.pack(len(body), frame)
+        sock = self._socket
+        if sock is None or transport.get_write_buffer_size():
+            # Behind what is buffered already: in order, through the transport.
+            transport.write(header)
             if body:
                 transport.write(body)
+            return
+        try:
+            sent = sock.sendmsg((header, body) if body else (header,))
+        except (BlockingIOError, InterruptedError):
+            sent = 0
+        except OSError:
+            sent = 0  # the transport's own write meets the error and reports it
+        if sent < len(header):
+            transport.write(header[sent:])
+            sent = 0
+        else:
+            sent -= len(header)
+        if sent < len(body):
+            # The socket's buffer is full: the rest waits in the transport's,
+            # which writes it when the socket can take more.
+            transport.write(memoryview(body)[sent:])
 
-    def data_received(self, data: bytes) -> None:
-        buffer = self._buffer
-        buffer += data
-        start = 0
-        with memoryview(buffer) as view:
-            while len(buffer) - start >= HEADER.size:
-                size, _kind = HEADER.unpack_from(view, start)
-                end = start + HEADER.size + size
-                if len(buffer) < end:
-                    break
-                self.on_reply(decode_reply(view[start + HEADER.size : end]))
-                start = end
-        if start:
-            del buffer[:start]
+    def get_buffer(self, sizehint: int) -> memoryview:
+        view, start, end = self._view, self._start, self._end
+        if end - start >= HEADER.size:
+            wanted = HEADER.size + HEADER.unpack_from(view, start)[0]  # the frame being read
+        else:
+            wanted = HEADER.size
+        if start + wanted > len(view):
+            if wanted > len(view):
+                # A reply larger than the buffer: a larger one, this frame's bytes moved over.
+                grown = bytearray(max(wanted, 2 * len(view)))
+                grown[: end - start] = view[start:end]
+                self._buffer, self._view = grown, memoryview(grown)
+            else:
+                view[: end - start] = view[start:end]  # the frame's start to the front
+            self._start, self._end = 0, end - start
+        return self._view[self._end :]
+
+    def buffer_updated(self, nbytes: int) -> None:
+        view = self._view
+        start, end = self._start, self._end + nbytes
+        self._end = end
+        while end - start >= HEADER.size:
+            size, _kind = HEADER.unpack_from(view, start)
+            frame_end = start + HEADER.size + size
+            if frame_end > end:
+                break
+            self._start = frame_end
+            self.on_reply(decode_reply(view[start + HEADER.size : frame_end]))
+            start = frame_end
+        if start == end:
+            self._start = self._end = 0  # all decoded: the next read starts at the front
+            if len(view) > _READ_BUFFER_KEPT:
+                # A rare large reply grew it: not kept for the child's whole life.
+                self._buffer = bytearray(_READ_BUFFER)
+                self._view = memoryview(self._buffer)
 
     def close(self) -> None:
         if self.transport is not None:
@@ -367,7 +432,9 @@ class FitPool:
             ours.close()
             _sigkill(process.pid or 0)
             return False
-        child = _Child(process=process, channel=_Channel(), pid=process.pid or 0)
+        with contextlib.suppress(OSError):
+            ours.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, _SEND_BUFFER)
+        child = _Child(process=process, channel=_Channel(ours), pid=process.pid or 0)
         with contextlib.suppress(OSError, AttributeError):
             child.pidfd = os.pidfd_open(child.pid)
         if self._recycle_memory:
@@ -484,21 +551,33 @@ class FitPool:
             child = idle.popleft()
             child.task = task
             child.channel.send(task.frame, task.body)
-            assert self._loop is not None  # noqa: S101 - start() ran
-            # The timer names the page by the child's count, not by the task:
-            # a cancelled timer stays in the loop's heap for a while, and must
-            # not hold the page's body and answer there.
-            task.timer = self._loop.call_later(self._timeout, self._expire, child, child.done)
+            loop = self._loop
+            assert loop is not None  # noqa: S101 - start() ran
+            # One timer a child, not one a page: it is left running when a
+            # page ends, and when it fires on a later page, set again for
+            # that page's deadline (see _expire).
+            child.deadline = loop.time() + self._timeout
+            if child.timer is None:
+                child.armed = child.deadline
+                child.timer = loop.call_at(child.deadline, self._expire, child)
 
-    def _expire(self, child: _Child, done: int) -> None:
-        if child.task is not None and child.done == done:
+    def _expire(self, child: _Child) -> None:
+        """A child's timer is due: the page it was set for timed out, if still on; a later
+        page has its timer set again for its own deadline."""
+        child.timer = None
+        if child.task is None or child.gone:
+            return  # idle: the next page sets it again
+        if child.deadline <= child.armed:
             self._kill(child, RestartReason.TIMEOUT)
+            return
+        loop = self._loop
+        if loop is not None:
+            child.armed = child.deadline
+            child.timer = loop.call_at(child.deadline, self._expire, child)
 
     def _take_task(self, child: _Child) -> _Task | None:
-        """The page a child was fitting, now off it, with its timer stopped."""
+        """The page a child was fitting, now off it (its timer is left to run: see _expire)."""
         task, child.task = child.task, None
-        if task is not None and task.timer is not None:
-            task.timer.cancel()
         return task
 
     def _kill(self, child: _Child, reason: RestartReason) -> None:
@@ -550,6 +629,9 @@ class FitPool:
         if code is None:
             _kill_child(child)  # its socket closed: dead, dying or broken, it is done
         child.gone = True
+        if child.timer is not None:
+            child.timer.cancel()
+            child.timer = None
         if child.statm >= 0:
             os.close(child.statm)
             child.statm = -1

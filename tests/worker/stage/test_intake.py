@@ -3,14 +3,24 @@
 from __future__ import annotations
 
 import gzip
+import random
 
 import msgspec
 import pytest
 
+from devkit.payloads import PayloadGen
 from worker.config import StageSettings, describe_statuses, parse_statuses
-from worker.schemas import CleanPage
+from worker.schemas import CleanPage, Encoding, InvalidMessageError, encoding_for
+from worker.stage import intake
 from worker.stage.fitproc import answer, fit_page
-from worker.stage.intake import RefusedError, admit, binary_kind, check_status, check_url
+from worker.stage.intake import (
+    PageHead,
+    RefusedError,
+    admit,
+    binary_kind,
+    check_status,
+    check_url,
+)
 from worker.stage.ipc import Fitted
 from worker.stage.outcome import Outcome
 
@@ -281,4 +291,110 @@ def test_a_message_without_content_type_says_so_plainly() -> None:
     assert str(error.value) == (
         "the message has no AMQP content_type; expected application/json, "
         "application/msgpack, application/x-msgpack"
+    )
+
+
+# ------------------------------------------- MessagePack pages admitted without their body
+
+
+def _full_admit(body: bytes, content_type: str | None, settings: StageSettings) -> object:
+    """What admit makes of a message through FetchedPage's full decode alone (the rule)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(intake, "_msgpack_head", lambda _body: None)
+        return _admitted_or_refused(body, content_type, settings)
+
+
+def _admitted_or_refused(body: bytes, content_type: str | None, settings: StageSettings) -> object:
+    try:
+        encoding, page, message = admit(
+            body, content_type=content_type, content_encoding=None, settings=settings
+        )
+    except RefusedError as error:
+        return (error.outcome, str(error))
+    html = page.body
+    return (
+        encoding,
+        page.url,
+        page.fetch_id,
+        bytes(html) if isinstance(html, memoryview) else html,
+        message,
+    )
+
+
+def _odd_pages() -> list[bytes]:
+    html = PAGE
+    encode = msgspec.msgpack.encode
+    return [
+        encode({"url": "https://e.org/", "body": html}),
+        encode({"url": "https://e.org/", "body": html, "fetch_id": "f", "status": 200}),
+        encode({"url": "https://e.org/", "body": b""}),
+        encode({"url": "https://e.org/", "body": b"x" * 300}),  # bin 16
+        encode({"url": "https://e.org/", "body": b"x" * 70_000}),  # bin 32
+        encode({"url": "https://e.org/", "body": "<p>a string</p>"}),
+        encode({"url": "https://e.org/", "body": None}),
+        encode({"url": "https://e.org/"}),
+        encode({"url": "", "body": html}),
+        encode({"url": "ftp://e.org/", "body": html}),
+        encode({"url": "https://e.org/", "body": html, "status": 404}),
+        encode({"url": "https://e.org/", "body": html, "status": 700}),
+        encode({"url": "https://e.org/", "body": html, "status": None}),
+        encode({"url": "https://e.org/", "body": html, "charset": None, "fetch_id": None}),
+        encode({"url": "https://e.org/", "body": html, "content_type": "image/png"}),
+        encode({"url": "https://e.org/", "body": b"%PDF-1.7 x"}),
+        encode({"url": "https://e.org/", "body": b"\x00\x01" * 600}),
+        encode(
+            {"url": "https://e.org/", "body": "<p>a</p>".encode("utf-16-le"), "charset": "utf-16"}
+        ),
+        encode({"url": "https://e.org/", "body": html, "fetched_at": "2026-01-02T03:04:05"}),
+        encode({"url": "https://e.org/", "body": html, "fetched_at": "2026-01-02T03:04:05Z"}),
+        encode({"url": "https://e.org/", "body": html, "unknown": [1, 2]}),
+        encode({"url": "https://e.org/", "body": html, **{f"x{n}": n for n in range(20)}}),
+        encode([("https://e.org/"), html]),
+        encode({"url": "https://e.org/", "body": html}) + b"\x00",  # trailing bytes
+        encode({"url": "https://e.org/", "body": html})[:-10],  # cut short
+        # The body twice (a map may repeat a key): the first is not bytes.
+        b"\x83\xa3url\xaehttps://e.org/\xa4body\xa3str\xa4body\xc4\x03abc",
+        b"\x83\xa3url\xaehttps://e.org/\xa4body\xc4\x03abc\xa4body\xc4\x03xyz",
+        b"\x82\xa3url\xaehttps://e.org/\xa4body\xd9\x03abc",  # the body as str 8
+        b"\xde\x00\x02\xa3url\xaehttps://e.org/\xa4body\xc4\x03abc",  # map 16
+        b"\xdf\x00\x00\x00\x02\xa3url\xaehttps://e.org/\xa4body\xc4\x03abc",  # map 32
+        b"\x82\xa3url\xaehttps://e.org/\xa4body\xc6\x00\x00\x00\x03abc",  # bin 32, short
+    ]
+
+
+def test_msgpack_pages_without_their_body_decoded_are_admitted_as_a_full_decode_would() -> None:
+    settings = StageSettings.from_env({"BLOCKDENSITY_FIT_STATUSES": "200"})
+    messages: list[tuple[bytes, str | None]] = [
+        (body, "application/msgpack") for body in _odd_pages()
+    ]
+    generator = PayloadGen(random.Random(20261203))
+    messages += [generator.payload() for _ in range(3000)]
+    fast = 0
+    for body, content_type in messages:
+        expected = _full_admit(body, content_type, settings)
+        assert _admitted_or_refused(body, content_type, settings) == expected, body[:200]
+        if encoding_for_or_none(content_type) is Encoding.MSGPACK and intake._msgpack_head(body):
+            fast += 1
+    assert fast >= 10  # the fast path was taken, not only the fallback
+
+
+def encoding_for_or_none(content_type: str | None) -> Encoding | None:
+    try:
+        return encoding_for(content_type)
+    except InvalidMessageError:
+        return None
+
+
+def test_an_admitted_msgpack_page_carries_its_html_as_a_view() -> None:
+    body = msgspec.msgpack.encode({"url": "https://e.org/", "body": PAGE, "fetch_id": "f"})
+    settings = StageSettings.from_env({})
+    _, page, message = admit(
+        body, content_type="application/msgpack", content_encoding=None, settings=settings
+    )
+    assert isinstance(page, PageHead)
+    assert (page.url, page.fetch_id, bytes(page.body), message) == (
+        "https://e.org/",
+        "f",
+        PAGE,
+        body,
     )

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import os
 import signal
+import socket
 from collections.abc import Awaitable, Callable
 
 import msgspec
@@ -16,8 +18,15 @@ from devkit.messages import sample_pages
 from devkit.procs import children
 from worker.schemas import CleanPage, Encoding, FetchedPage, encode_message
 from worker.stage.fitproc import FitFunction, fit_page, resolve_fit_function
+from worker.stage.ipc import HEADER, FitReply, Fitted, Frame, Pong, Raised, encode_reply
 from worker.stage.outcome import Outcome, RestartReason
-from worker.stage.pool import FitCrashedError, FitPool, FitPoolStartError, FitTimeoutError
+from worker.stage.pool import (
+    FitCrashedError,
+    FitPool,
+    FitPoolStartError,
+    FitTimeoutError,
+    _Channel,
+)
 
 # Fit timeouts of 0.5-5 s and restarts counted within 1.5 s.
 pytestmark = pytest.mark.serial
@@ -409,3 +418,83 @@ async def test_no_page_goes_to_a_fit_process_once_it_is_killed() -> None:
         assert restarts == [RestartReason.STOPPED]
     finally:
         await pool.close()
+
+
+# ------------------------------------------------------------------- the channel's frames
+
+
+async def test_a_page_dispatched_later_on_the_same_child_gets_its_whole_timeout() -> None:
+    # One timer a child: set for the first page's deadline, it must be set
+    # again for a later page's own when it fires, not kill that page early.
+    timeout = 1.5
+    pool = FitPool(size=1, timeout=timeout, max_tasks=0, function=fit_page_with_markers)
+    pool.start()
+    try:
+        await pool.warm_up()
+        for _ in range(2):  # 0.4 s into the first page's timeout
+            await _fit(pool, _page(f"<p>{SLOW_MARKER}</p>".encode()))
+        loop = asyncio.get_running_loop()
+        dispatched = loop.time()
+        with pytest.raises(FitTimeoutError):
+            await _fit(pool, _page(b"BLOCKDENSITY-TEST-HANG"))
+        assert loop.time() - dispatched >= timeout * 0.99  # a lower bound: never early
+    finally:
+        await pool.close()
+
+
+async def _channel_pair() -> tuple[_Channel, socket.socket, list[object]]:
+    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+    channel = _Channel(ours)
+    replies: list[object] = []
+    channel.on_reply = replies.append
+    await asyncio.get_running_loop().connect_accepted_socket(lambda: channel, ours)
+    return channel, theirs, replies
+
+
+async def test_replies_are_decoded_whatever_the_reads_cut_them_into() -> None:
+    channel, theirs, replies = await _channel_pair()
+    sent: list[FitReply] = [
+        Pong(),
+        Fitted(b"x" * 100, None, 1, 1, 0.5),
+        Fitted(bytes(range(256)) * 1200, next(iter(FallbackReason)), 2, 0, 0.25),  # > the buffer
+        Raised("ValueError: no"),
+        Fitted(os.urandom(1_500_000), None, 3, 3, 1.0),  # grows it past what is kept
+        Pong(),
+    ]
+    stream = b"".join(
+        HEADER.pack(len(payload), Frame.REPLY) + payload for payload in map(encode_reply, sent)
+    )
+    with theirs:
+        theirs.setblocking(False)
+        for start, size in zip(range(0, len(stream), 7919), itertools.cycle((1, 3, 7919))):
+            await asyncio.get_running_loop().sock_sendall(theirs, stream[start : start + size])
+            await asyncio.get_running_loop().sock_sendall(
+                theirs, stream[start + size : start + 7919]
+            )
+            await asyncio.sleep(0)
+        await _until(lambda: len(replies) == len(sent))
+    assert replies == sent
+    channel.close()
+
+
+async def test_frames_out_arrive_whole_and_in_order_past_the_socket_buffer() -> None:
+    channel, theirs, _ = await _channel_pair()
+    large = os.urandom(6 << 20)  # more than the socket takes at once: the rest is buffered
+    channel.send(Frame.FIT_MSGPACK, large)
+    channel.send(Frame.PING)
+    channel.send(Frame.FIT_JSON, b"{}")
+    expected = (
+        HEADER.pack(len(large), Frame.FIT_MSGPACK)
+        + large
+        + HEADER.pack(0, Frame.PING)
+        + HEADER.pack(2, Frame.FIT_JSON)
+        + b"{}"
+    )
+    received = bytearray()
+    loop = asyncio.get_running_loop()
+    with theirs:
+        theirs.setblocking(False)
+        while len(received) < len(expected):
+            received += await loop.sock_recv(theirs, 1 << 20)
+    assert bytes(received) == expected
+    channel.close()
