@@ -11,10 +11,10 @@ bench.speed, it does not replace it.
 
 Every page of both corpora (as bench.speed cuts them: decoded str, size
 quartiles by UTF-8 bytes) goes through one of four functions in a Python
-under callgrind, one process per function: the raw lexbor parse
-(LexborHTMLParser, as a peer would parse), dom.parse (bench.speed's floor:
-the encode, the growing-reference guard, the published nesting scan,
-lexbor), and fit_text with PUBLISHED_CONF and DEFAULT_CONF. Callgrind dumps
+under callgrind, one process per function: the bare lexbor parse
+(bench.speed's floor: LexborHTMLParser, as a peer would parse), dom.parse
+(the fit's parse: the encode, the growing-reference guard, the published
+nesting scan, lexbor), and fit_text with PUBLISHED_CONF and DEFAULT_CONF. Callgrind dumps
 its counts at each quartile's start (the script calls time.sleep(0) there),
 so each dump holds one quartile.
 
