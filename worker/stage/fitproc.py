@@ -37,6 +37,7 @@ from worker.stage.ipc import (
     Raised,
     Ready,
     encode_reply,
+    unsent,
 )
 
 __all__ = [
@@ -197,14 +198,8 @@ def _send(channel: socket.socket, reply: FitReply) -> None:
     header = HEADER.pack(len(payload), Frame.REPLY)
     # One call, no concatenation; a reply the socket does not take whole
     # (larger than its buffer) is finished by sendall.
-    sent = channel.sendmsg((header, payload))
-    if sent < len(header):
-        channel.sendall(header[sent:])
-        sent = 0
-    else:
-        sent -= len(header)
-    if sent < len(payload):
-        channel.sendall(memoryview(payload)[sent:])
+    for rest in unsent(header, payload, channel.sendmsg((header, payload))):
+        channel.sendall(rest)
 
 
 def _read_exactly(channel: socket.socket, into: memoryview) -> bool:

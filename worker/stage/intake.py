@@ -84,18 +84,28 @@ def admit(
         page = decode_page(body, encoding)
     except InvalidMessageError as error:
         raise RefusedError(Outcome.INVALID, str(error)) from None
-    check_url(page.url, settings.max_url_bytes)
-    if not is_html(page.content_type):
-        raise RefusedError(
-            Outcome.NOT_HTML, f"HTTP content type {page.content_type!r} of {page.url} is not HTML"
-        )
-    kind = binary_kind(page.body, page.charset)
-    if kind is not None:
-        raise RefusedError(
-            Outcome.NOT_HTML, f"the body of {page.url} is {kind}, not HTML - at $.body"
-        )
-    check_status(page.status, settings.fit_statuses)
+    _check_page(page.url, page.content_type, page.body, page.charset, page.status, settings)
     return Admitted(encoding, page, body)
+
+
+def _check_page(  # noqa: PLR0913, PLR0917 - a page's fields, from a FetchedPage or a head
+    url: str,
+    content_type: str | None,
+    html: bytes | str,
+    charset: str | None,
+    status: int,
+    settings: StageSettings,
+) -> None:
+    """The checks after decoding, in this order, whichever decode gave the fields."""
+    check_url(url, settings.max_url_bytes)
+    if not is_html(content_type):
+        raise RefusedError(
+            Outcome.NOT_HTML, f"HTTP content type {content_type!r} of {url} is not HTML"
+        )
+    kind = binary_kind(html, charset)
+    if kind is not None:
+        raise RefusedError(Outcome.NOT_HTML, f"the body of {url} is {kind}, not HTML - at $.body")
+    check_status(status, settings.fit_statuses)
 
 
 class PageHead(NamedTuple):
@@ -183,21 +193,20 @@ def _field(head: Any, name: str) -> Any:
 
 
 def _admit_head(head: Any, body: bytes, settings: StageSettings) -> Admitted:
-    """The checks after decoding (the same, in the same order, with the same words as for
-    a FetchedPage), on a page decoded by `_msgpack_head`."""
+    """A page decoded by `_msgpack_head` through the same checks as a FetchedPage (its
+    HTML's first bytes are all binary_kind reads)."""
     url: str = head.url
     raw = memoryview(head.body)
     html = raw[_BIN_HEADERS[raw[0]] :]
-    check_url(url, settings.max_url_bytes)
-    content_type = _field(head, "content_type")
-    if not is_html(content_type):
-        raise RefusedError(
-            Outcome.NOT_HTML, f"HTTP content type {content_type!r} of {url} is not HTML"
-        )
-    kind = binary_kind(bytes(html[:_SAMPLE]), _field(head, "charset"))
-    if kind is not None:
-        raise RefusedError(Outcome.NOT_HTML, f"the body of {url} is {kind}, not HTML - at $.body")
-    check_status(_field(head, "status"), settings.fit_statuses)
+    sample = bytes(html[:_SAMPLE])
+    _check_page(
+        url,
+        _field(head, "content_type"),
+        sample,
+        _field(head, "charset"),
+        _field(head, "status"),
+        settings,
+    )
     return Admitted(Encoding.MSGPACK, PageHead(url, _field(head, "fetch_id"), html), body)
 
 

@@ -34,10 +34,20 @@ __all__ = [
     "Ready",
     "decode_reply",
     "encode_reply",
+    "unsent",
 ]
 
 # A frame's header: payload length (little-endian u32), then its kind.
 HEADER: Final = struct.Struct("<IB")
+
+
+def unsent(header: bytes, payload: bytes, sent: int) -> list[bytes | memoryview]:
+    """What a sendmsg of (header, payload) that took `sent` bytes left to send, in order
+    (each side sends a frame's two parts in one call, from the bytes they are)."""
+    if sent < len(header):
+        return [header[sent:], payload] if payload else [header[sent:]]
+    sent -= len(header)
+    return [memoryview(payload)[sent:]] if sent < len(payload) else []
 
 
 class Frame(IntEnum):

@@ -60,6 +60,7 @@ from worker.stage.ipc import (
     Raised,
     Ready,
     decode_reply,
+    unsent,
 )
 from worker.stage.outcome import Outcome, RestartReason
 
@@ -197,15 +198,10 @@ class _Channel(asyncio.BufferedProtocol):
             sent = 0
         except OSError:
             sent = 0  # the transport's own write meets the error and reports it
-        if sent < len(header):
-            transport.write(header[sent:])
-            sent = 0
-        else:
-            sent -= len(header)
-        if sent < len(body):
-            # The socket's buffer is full: the rest waits in the transport's,
-            # which writes it when the socket can take more.
-            transport.write(memoryview(body)[sent:])
+        # What the socket did not take waits in the transport's buffer, which
+        # writes it when the socket can take more.
+        for rest in unsent(header, body, sent):
+            transport.write(rest)
 
     def get_buffer(self, sizehint: int) -> memoryview:
         view, start, end = self._view, self._start, self._end
