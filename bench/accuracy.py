@@ -778,6 +778,7 @@ def plot(runs: Sequence[Run], pages: Sequence[Page], sets: Sequence[str], path: 
 
     mpl.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import NullFormatter
 
     figure, axes = plt.subplots(1, len(sets), figsize=(5.2 * len(sets), 4.4), squeeze=False)
     for axis, set_name in zip(axes[0], sets, strict=True):
@@ -800,6 +801,9 @@ def plot(runs: Sequence[Run], pages: Sequence[Page], sets: Sequence[str], path: 
                 fontsize=8,
             )
         axis.set_xscale("log")
+        # Over a decade or two matplotlib labels the minor ticks too ("2x10^1"), a
+        # clutter of labels on top of each other.
+        axis.xaxis.set_minor_formatter(NullFormatter())
         if set_name in SEGMENT_SETS:
             metric = "F1 (summed passages)"
         elif set_name in PAGE_TYPE_SETS:
@@ -829,7 +833,9 @@ def plot_page_types(runs: Sequence[Run], pages: Sequence[Page], set_name: str, p
         for label, group in zip(["all", *PAGE_TYPES], groups, strict=True)
     ]
     markers = "*sPoD^v<>Xph"
-    colours = plt.get_cmap("tab10")
+    # tab10 without its red, which is the fit's alone.
+    tab10 = plt.get_cmap("tab10")
+    palette = [tab10(index) for index in range(10) if index != 3]
     figure, axis = plt.subplots(figsize=(7.2, 0.42 * len(groups) + 1.6))
     rows = range(len(groups))
     # Each extractor a little above or below its type's line, so that close
@@ -844,7 +850,7 @@ def plot_page_types(runs: Sequence[Run], pages: Sequence[Page], set_name: str, p
             [row + offset for row in rows],
             marker=markers[index % len(markers)],
             s=70 if ours else 34,
-            color="tab:red" if run.name == FIT else colours(index % 10),
+            color="tab:red" if run.name == FIT else palette[index % len(palette)],
             edgecolors="black" if ours else "none",
             linewidths=0.5,
             label=_short(run.name),
