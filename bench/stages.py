@@ -52,7 +52,7 @@ from blockdensity import DEFAULT_CONF, PUBLISHED_CONF, Conf, Fit, fit_text
 from blockdensity.decide import decide
 from blockdensity.decode import decode, prepare_html
 from blockdensity.dom import Document
-from blockdensity.fit import NO_LANGUAGE, record, reread
+from blockdensity.fit import NO_LANGUAGE, REREAD_WORDS, record, reread
 from blockdensity.language import detect_language
 from blockdensity.measure import measure
 from blockdensity.metadata import read_metadata
@@ -68,7 +68,7 @@ FIT_STAGES: Final = (
     "decode",
     "parse (encode, scan, lexbor)",
     "walk",
-    "measure",
+    "measure (and rereadings)",
     "decide",
     "render",
     "language",
@@ -101,10 +101,10 @@ def staged_fit(
     parsed = parse(source, conf)
     marks.append(clock())
     page = walk(parsed, conf)
-    if not page.blocks:
-        parsed, page = reread(parsed, page, conf)
     marks.append(clock())
     measures = measure(page)
+    if not page.blocks or sum(measures.words) < REREAD_WORDS:
+        parsed, page, measures = reread(parsed, page, measures, conf)
     marks.append(clock())
     verdict = decide(page, measures, conf)
     marks.append(clock())
@@ -118,7 +118,7 @@ def staged_fit(
         else NO_METADATA
     )
     marks.append(clock())
-    fit = record(source, page, measures, verdict, rendered, language, metadata, conf)
+    fit = record(source, parsed, page, measures, verdict, rendered, language, metadata, conf)
     marks.append(clock())
     return fit, parsed.document
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import hashlib
 from typing import Final
 
-from blockdensity.conf import DEFAULT_CONF, Conf
+from blockdensity.conf import DEFAULT_CONF, Conf, Profile
 from blockdensity.decide import Verdict, decide
 from blockdensity.decide.outcome import REPORTED
 from blockdensity.decide.tree import LEAVES, link_density_permil
@@ -26,12 +26,19 @@ from blockdensity.decode import Source, decode
 from blockdensity.language import detect_language
 from blockdensity.measure import Measures, measure
 from blockdensity.metadata import read_metadata
-from blockdensity.parse import Parsed, parse, rereadings
+from blockdensity.parse import (
+    Parsed,
+    Reading,
+    closed_titles,
+    deferred_content,
+    noscript_content,
+    parse,
+)
 from blockdensity.render import Rendered, block_lines, render
-from blockdensity.result import NO_METADATA, Block, Fit, Metadata
+from blockdensity.result import NO_METADATA, Block, FallbackReason, Fit, Metadata
 from blockdensity.segment import DROP, ELEMENT, Page, walk
 
-__all__ = ["NO_LANGUAGE", "fit_text", "record", "reread"]
+__all__ = ["NO_LANGUAGE", "REREAD_WORDS", "fit_text", "record", "reread"]
 
 
 def fit_text(
@@ -52,9 +59,9 @@ def fit_text(
     source = decode(html, charset)
     parsed = parse(source, conf)
     page = walk(parsed, conf)
-    if not page.blocks:
-        parsed, page = reread(parsed, page, conf)
     measures = measure(page)
+    if not page.blocks or sum(measures.words) < REREAD_WORDS:
+        parsed, page, measures = reread(parsed, page, measures, conf)
     verdict = decide(page, measures, conf)
     rendered = render(page, verdict, conf.comments)
     language = detect_language(rendered.text) if conf.detect_language else NO_LANGUAGE
@@ -63,22 +70,59 @@ def fit_text(
         if conf.read_metadata
         else NO_METADATA
     )
-    return record(source, page, measures, verdict, rendered, language, metadata, conf)
+    return record(source, parsed, page, measures, verdict, rendered, language, metadata, conf)
 
 
 NO_LANGUAGE: Final = (None, None)
 
 
-def reread(parsed: Parsed, page: Page, conf: Conf) -> tuple[Parsed, Page]:
-    """A page whose first reading has no text, read the first other way it can be
-    (blockdensity.parse.rereadings) and walked, if any: rare, so only such pages pay."""
-    for reading in rereadings(parsed):
-        return reading, walk(reading, conf)
-    return parsed, page
+# A page that shows fewer words than this is read the other ways it can be
+# (blockdensity.parse): the readings a crawler's pages need when a browser's
+# reading with scripting on shows (almost) nothing. A reading is taken when it
+# shows at least this many words and twice the first reading's.
+REREAD_WORDS: Final = 50
+_REREADINGS: Final = (noscript_content, deferred_content)
+
+
+def reread(
+    parsed: Parsed, page: Page, measures: Measures, conf: Conf
+) -> tuple[Parsed, Page, Measures]:
+    """A page whose first reading shows no text, or almost none, read the other ways it
+    can be (blockdensity.parse), walked and measured: rare, so only such pages pay.
+
+    A page without a block whose titles hold markup is read with them closed,
+    whatever that shows (both profiles); then, under the article profile, a
+    page still showing fewer than REREAD_WORDS words takes the first other
+    reading that shows more (its <noscript> content, a streaming renderer's
+    deferred content).
+    """
+    if not page.blocks and (closed := closed_titles(parsed)) is not None:
+        parsed = closed
+        page = walk(closed, conf)
+        measures = measure(page)
+    shown = sum(measures.words)
+    if conf.profile is not Profile.ARTICLE or shown >= REREAD_WORDS:
+        return parsed, page, measures
+    for other_reading in _REREADINGS:
+        reading = other_reading(parsed)
+        if reading is None:
+            continue
+        other_page = walk(reading, conf)
+        other_measures = measure(other_page)
+        if sum(other_measures.words) >= max(REREAD_WORDS, 2 * shown):
+            return reading, other_page, other_measures
+    return parsed, page, measures
+
+
+_READING_REASONS: Final = {
+    Reading.NOSCRIPT: FallbackReason.NOSCRIPT,
+    Reading.DEFERRED: FallbackReason.DEFERRED_CONTENT,
+}
 
 
 def record(  # noqa: PLR0913, PLR0917 - every stage's result, and the configuration
     source: Source,
+    parsed: Parsed,
     page: Page,
     measures: Measures,
     verdict: Verdict,
@@ -94,7 +138,7 @@ def record(  # noqa: PLR0913, PLR0917 - every stage's result, and the configurat
         text=text,
         title=page.title,
         lang=page.lang,
-        fallback_reason=verdict.fallback,
+        fallback_reason=verdict.fallback or _READING_REASONS.get(parsed.reading),
         block_factory=lambda: _block_records(page, measures, verdict),
         blocks_total=len(page.blocks),
         blocks_with_words=len(words) - words.count(0),

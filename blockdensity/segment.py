@@ -33,7 +33,7 @@ from blockdensity import article, dom, tags
 from blockdensity.conf import Conf
 from blockdensity.decode import Source
 from blockdensity.nesting import REGION_ATTRIBUTE
-from blockdensity.parse import Parsed, parse, rereadings
+from blockdensity.parse import Parsed, closed_titles, parse
 from blockdensity.words import END
 
 __all__ = [
@@ -153,17 +153,15 @@ Trace: TypeAlias = list[tuple[int, dom.Node]]
 def trace_segment(html: str | bytes, conf: Conf, trace: Trace | None) -> tuple[Page, dom.Document]:
     """`segment`, also returning the parsed tree; when `trace` is a list, the walk is
     the traced one, which fills it with the block of every text node (for --highlight).
-    The page is read as the fit reads it: parsed, walked, and read again
-    (blockdensity.parse.rereadings) when the first reading has no text."""
+    A page without a block whose titles hold markup is read with them closed
+    (blockdensity.parse.closed_titles), as the fit reads it."""
     parsed = parse(Source(html, None), conf)
     page = _walk(parsed.document, conf, trace)
-    if not page.blocks:
-        for reading in rereadings(parsed):
-            if trace is not None:
-                trace.clear()
-            parsed = reading
-            page = _walk(reading.document, conf, trace)
-            break
+    if not page.blocks and (closed := closed_titles(parsed)) is not None:
+        if trace is not None:
+            trace.clear()
+        parsed = closed
+        page = _walk(closed.document, conf, trace)
     return page, parsed.document
 
 
