@@ -222,7 +222,11 @@ class Summary:
     )
     fallback: bool = field(init=False, metadata=_doc("Whether fallback_reason is set."))
     fallback_reason: FallbackReason | None = field(
-        metadata=_doc("Why the whole text was returned (SPEC section 6), or null.")
+        metadata=_doc(
+            "Why the whole text was returned (SPEC section 6), or how the page was read when a"
+            " browser with scripting on shows (almost) none of it (noscript, deferred_content);"
+            " null otherwise."
+        )
     )
     blocks_total: int = field(metadata=_doc("Blocks with visible text."))
     blocks_with_words: int
