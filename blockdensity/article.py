@@ -269,7 +269,7 @@ def _region_rules(
 
     A boxes region that holds nearly all of what the tree kept is not one
     (REGION_SHARE): a class word on a wrapper of the whole article (the
-    guard the semantic drop has, SPEC section 5); the regions inside it are
+    guard the semantic drop has, docs/spec.md section 5); the regions inside it are
     read instead.
     """
     regions_above: list[tuple[int, ...]] = []  # per scope, outermost first

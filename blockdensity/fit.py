@@ -67,7 +67,7 @@ def fit_text(
     `html` may be bytes, decoded as a browser would (`charset` is the HTTP
     header's, if any). `url`, the page's, resolves the URLs of its metadata.
     Never raises for any input: a page the fit cannot judge comes back
-    whole, with `fallback` set (SPEC section 6).
+    whole, with `fallback` set (docs/spec.md section 6).
     """
     conf = conf or DEFAULT_CONF
     encoding = None
@@ -166,7 +166,7 @@ def _fates(  # noqa: PLR0913, PLR0917 - the page's columns, and the rules
 
     Classification has run on the full sequence first (a navigation bar is
     still the previous neighbour of the paragraph after it); the semantic drop
-    applies after it (SPEC section 5). A dropped element whose blocks hold more
+    applies after it (docs/spec.md section 5). A dropped element whose blocks hold more
     than half of the page's CONTENT words is not dropped: a navigation bar is
     never most of a page's text, an unclosed <nav> stretched over it is.
     The article rules apply last, to what is still kept, and to the blocks of
@@ -227,7 +227,7 @@ def _scoped_rules(  # noqa: PLR0913, PLR0917 - the page's columns, and the rules
 
 
 def _semantic_drop(fates: list[int], drops: list[int], words: list[int]) -> None:
-    """SPEC section 5 on `fates`: `drops` is each block's semantic scope, or -1."""
+    """docs/spec.md section 5 on `fates`: `drops` is each block's semantic scope, or -1."""
     scoped = [index for index, drop in enumerate(drops) if drop >= 0]
     if not scoped:
         return

@@ -1,4 +1,4 @@
-"""The figures of every block of a page: words and link words (SPEC section 3).
+"""The figures of every block of a page: words and link words (docs/spec.md section 3).
 
 Words that begin inside sup or sub are not counted; link words are those that
 begin inside an <a>; anchor edges separate words, so a word lies wholly inside

@@ -70,7 +70,7 @@ class Decision(StrEnum):
 class Reason(StrEnum):
     """Which leaf of the decision tree decided a block, or which rule overrode it.
 
-    The tree is boilerpipe's NumWordsRulesClassifier (SPEC section 4); its
+    The tree is boilerpipe's NumWordsRulesClassifier (docs/spec.md section 4); its
     thresholds are the configuration's (blockdensity.conf.Conf).
     """
 
@@ -96,7 +96,7 @@ class Reason(StrEnum):
 
 
 class FallbackReason(StrEnum):
-    """Why the fit returned the page's full text (SPEC section 6)."""
+    """Why the fit returned the page's full text (docs/spec.md section 6)."""
 
     SINGLE_BLOCK = "single_block"  # at most one block with words
     NOTHING_KEPT = "nothing_kept"  # no block with words survived
@@ -215,7 +215,7 @@ class Summary:
     )
     fallback: bool = field(init=False, metadata=_doc("Whether fallback_reason is set."))
     fallback_reason: FallbackReason | None = field(
-        metadata=_doc("Why the whole text was returned (SPEC section 6), or null.")
+        metadata=_doc("Why the whole text was returned (docs/spec.md section 6), or null.")
     )
     blocks_total: int = field(metadata=_doc("Blocks with visible text."))
     blocks_with_words: int
