@@ -58,7 +58,7 @@ from blockdensity import dom as dom_module
 from blockdensity import fit as fit_module
 from blockdensity import metadata as metadata_module
 from blockdensity import segment as segment_module
-from blockdensity._nesting import has_growing_reference
+from blockdensity._growing_references import has_growing_reference
 from blockdensity._walk import DECLARED_ATTRIBUTES
 from blockdensity.classify import classify
 from blockdensity.conf import Comments
