@@ -70,7 +70,8 @@ from blockdensity.render import render_blocks
 from blockdensity.result import NO_METADATA, Block, FallbackReason, Fit, Metadata, summary_fields
 from blockdensity.times import rfc3339
 from devkit.corpus import DEFAULT_DATA, Page, load_pages
-from worker.schemas import Encoding, FetchedPage, clean_page, decode_page, encode_message
+from worker.schemas import Encoding, FetchedPage, decode_page, encode_message
+from worker.stage.clean_record import clean_page
 
 # blockdensity.metadata.read_metadata, step by step.
 METADATA_STAGES: Final = (

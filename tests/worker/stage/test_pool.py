@@ -12,10 +12,11 @@ from collections.abc import Awaitable, Callable
 import msgspec
 import pytest
 
-from blockdensity import Comments, FallbackReason, fit_text
+from blockdensity import Comments, fit_text
 from devkit.faults import HANG_SIGNAL, SLOW_MARKER, dies_on_arrival, fit_page_with_markers
 from devkit.messages import sample_pages
 from devkit.procs import children
+from worker.clean_page import FallbackReason
 from worker.schemas import CleanPage, Encoding, FetchedPage, encode_message
 from worker.stage.channel import Channel
 from worker.stage.fitproc import FitFunction, fit_page, resolve_fit_function
