@@ -70,8 +70,8 @@ def fit_pages(refresh: bool = False) -> list[FitPage]:
     """Every WCXB page with the fit's blocks (cached on disk)."""
     if CACHE.exists() and not refresh:
         with open(CACHE, "rb") as stored:
-            pages: list[FitPage] = pickle.load(stored)  # noqa: S301 - this script's own cache
-        return pages
+            rows = pickle.load(stored)  # noqa: S301 - this script's own cache
+        return [FitPage(*row) for row in rows]
     pages = []
     for page in load_wcxb():
         fit = fit_text(page.html, url=page.url or None)
@@ -89,8 +89,16 @@ def fit_pages(refresh: bool = False) -> list[FitPage]:
         )
     CACHE.parent.mkdir(parents=True, exist_ok=True)
     with open(CACHE, "wb") as out:
-        pickle.dump(pages, out)
+        # Plain tuples: a pickled class would be named by the module that made it
+        # (__main__ when this script runs), and other scripts could not load it.
+        pickle.dump([_row(page) for page in pages], out)
     return pages
+
+
+def _row(page: FitPage) -> tuple[object, ...]:
+    """The page's fields, in order (not dataclasses.astuple: that would take the blocks
+    apart too)."""
+    return tuple(getattr(page, field) for field in FitPage.__dataclass_fields__)
 
 
 def kept(block: Block) -> bool:

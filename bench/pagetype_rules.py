@@ -19,12 +19,13 @@ sets' mean F1 and trafilatura-eval's F1 (from the summed counts), each as a
 change from the fit; and how many pages of each other set the classifier
 calls each type.
 
-    python -m bench.pagetype_rules [--refresh] [--only NAME,...]
+    python -m bench.pagetype_rules [--refresh] [--only "NAME;NAME"] [--min-confidence 0.7]
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import pickle
 import statistics
@@ -57,17 +58,22 @@ class OtherPage:
     text: str
     blocks: tuple[Block, ...]
     predicted: str
+    confidence: float
+
+
+def _row(page: OtherPage) -> tuple[object, ...]:
+    return tuple(getattr(page, field) for field in OtherPage.__dataclass_fields__)
 
 
 def other_pages(refresh: bool = False) -> list[OtherPage]:
     if OTHER_CACHE.exists() and not refresh:
         with open(OTHER_CACHE, "rb") as stored:
-            pages: list[OtherPage] = pickle.load(stored)  # noqa: S301 - this script's own cache
-        return pages
+            rows = pickle.load(stored)  # noqa: S301 - this script's own cache
+        return [OtherPage(*row) for row in rows]
     pages = []
     for page in load_pages(sets=ALL_SETS):
         fit = fit_text(page.html, url=page.url)
-        kind, _ = classify(read_evidence(page.html, page.url or ""))
+        kind, confidence = classify(read_evidence(page.html, page.url or ""))
         pages.append(
             OtherPage(
                 page.set_name,
@@ -78,11 +84,12 @@ def other_pages(refresh: bool = False) -> list[OtherPage]:
                 fit.text,
                 tuple(fit.blocks),
                 kind.value,
+                confidence,
             )
         )
     OTHER_CACHE.parent.mkdir(parents=True, exist_ok=True)
     with open(OTHER_CACHE, "wb") as out:
-        pickle.dump(pages, out)
+        pickle.dump([_row(page) for page in pages], out)  # see pagetype_losses
     return pages
 
 
@@ -357,11 +364,25 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--refresh", action="store_true")
     parser.add_argument("--only", default="")
+    parser.add_argument(
+        "--min-confidence",
+        type=float,
+        default=0.0,
+        help="a page the classifier is less sure of than this is taken as an article",
+    )
     args = parser.parse_args(argv)
     wcxb = fit_pages()
     others = other_pages(args.refresh)
     predictions = json.loads(PREDICTIONS.read_text(encoding="utf-8"))
-    predicted = {page_id: row["no_url"] for page_id, row in predictions.items()}
+    floor = args.min_confidence
+    predicted = {
+        page_id: row["no_url"] if row["no_url_confidence"] >= floor else "article"
+        for page_id, row in predictions.items()
+    }
+    others = [
+        page if page.confidence >= floor else dataclasses.replace(page, predicted="article")
+        for page in others
+    ]
     labelled = {page.page_id: page.page_type for page in wcxb}
 
     print("Pages of the other sets by predicted type:")
@@ -387,7 +408,7 @@ def main(argv: list[str] | None = None) -> int:
         + " | ".join(f"{base_others[s]:.3f}" for s in ALL_SETS)
         + " |"
     )
-    chosen = [name for name in RULES if not args.only or name in args.only.split(",")]
+    chosen = [name for name in RULES if not args.only or name in args.only.split(";")]
     for name in chosen:
         rule = RULES[name]
 

@@ -99,16 +99,22 @@ def folds(labels: np.ndarray, k: int, seed: int = 7) -> list[np.ndarray]:
 
 def cross_validate(
     pages: list[Evidence], labels: np.ndarray, with_url: bool, penalty: float, k: int
-) -> np.ndarray:
-    """The predicted type of every page, each by a model fitted without its fold."""
+) -> tuple[np.ndarray, np.ndarray]:
+    """The predicted type of every page and its probability, each by a model fitted
+    without the page's fold."""
     predicted = np.zeros(len(labels), dtype=int)
+    confidence = np.zeros(len(labels))
     for test in folds(labels, k):
         train = np.setdiff1d(np.arange(len(labels)), test)
         x_train, names = matrix([pages[i] for i in train], with_url)
         w = fit(x_train, labels[train], penalty, names)
         x_test, _ = matrix([pages[i] for i in test], with_url, names)
-        predicted[test] = np.argmax(x_test @ w, axis=1)
-    return predicted
+        scores = x_test @ w
+        odds = np.exp(scores - scores.max(axis=1, keepdims=True))
+        odds /= odds.sum(axis=1, keepdims=True)
+        predicted[test] = np.argmax(odds, axis=1)
+        confidence[test] = odds.max(axis=1)
+    return predicted, confidence
 
 
 def report(labels: np.ndarray, predicted: np.ndarray) -> str:
@@ -172,19 +178,27 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     pages, labels, ids = load(args.evidence)
-    out: dict[str, dict[str, str]] = {page_id: {} for page_id in ids}
+    out: dict[str, dict[str, str | float]] = {page_id: {} for page_id in ids}
     print(f"{len(pages)} pages, {args.folds}-fold cross-validation by page")
     for with_url in (False, True):
         label = "with the URL" if with_url else "without the URL"
         if args.grid:
             for penalty in GRID:
-                predicted = cross_validate(pages, labels, with_url, penalty, args.folds)
+                predicted, _ = cross_validate(pages, labels, with_url, penalty, args.folds)
                 print(f"  {label}, penalty {penalty}: {np.mean(predicted == labels):.3f}")
-        predicted = cross_validate(pages, labels, with_url, args.penalty, args.folds)
+        predicted, confidence = cross_validate(pages, labels, with_url, args.penalty, args.folds)
         print(f"\n{label}, penalty {args.penalty}: agreement {np.mean(predicted == labels):.3f}")
         print(report(labels, predicted))
-        for page_id, guess in zip(ids, predicted, strict=True):
-            out[page_id]["url" if with_url else "no_url"] = TYPES[guess].value
+        key = "url" if with_url else "no_url"
+        for page_id, guess, odds in zip(ids, predicted, confidence, strict=True):
+            out[page_id][key] = TYPES[guess].value
+            out[page_id][key + "_confidence"] = round(float(odds), 4)
+        for floor in (0.5, 0.7, 0.9):
+            sure = confidence >= floor
+            print(
+                f"  confidence >= {floor}: {np.mean(sure):.1%} of the pages,"
+                f" agreement on them {np.mean(predicted[sure] == labels[sure]):.3f}"
+            )
     args.predictions.parent.mkdir(parents=True, exist_ok=True)
     args.predictions.write_text(json.dumps(out), encoding="utf-8")
     if args.write:
