@@ -309,8 +309,9 @@ RULES: dict[str, Applier] = {
     "main_rejected+span_short@listing,collection": only(LISTS, main_rejected, span_short),
     "main_rejected@documentation,service": only(DOCS_SERVICE, main_rejected),
     "main_rejected+span_short@documentation,service": only(DOCS_SERVICE, main_rejected, span_short),
-    "proposed: all no_footer_majority+table_runs; forum forum_comments; listing, collection,"
-    " documentation, service main_rejected; those and product span_short": proposed,
+    # every page: no_footer_majority, table_runs; forum: forum_comments; listing,
+    # collection, documentation, service: main_rejected; those and product: span_short
+    "proposed": proposed,
 }
 
 
