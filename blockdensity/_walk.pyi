@@ -12,19 +12,28 @@ def configure(
     marks: dict[str, str],
 ) -> None: ...
 def attribute_ids(element: LexborNode) -> list[int]: ...
+
+class Settings:
+    def __init__(
+        self,
+        packed: bytes,
+        custom: int,
+        names: dict[int, str],
+        roles: frozenset[str],
+        scopes: dict[str, str],
+        *,
+        hidden_id: int,
+        role_id: int,
+        region_id: int,
+        itemprop_id: int,
+        pubdate_id: int,
+    ) -> None: ...
+
 def walk(
     body: LexborNode,
-    packed: bytes,
-    custom: int,
-    names: dict[int, str],
+    settings: Settings,
     title: str | None,
-    hidden_id: int,
-    role_id: int,
-    roles: frozenset[str],
-    region_id: int,
-    scopes: dict[str, str],
-    itemprop_id: int,
-    pubdate_id: int,
+    trace: list[tuple[int, LexborNode]] | None = None,
 ) -> tuple[
     list[tuple[str, bool, int]],
     str,
