@@ -7,11 +7,19 @@ LAYOUT_VERSION: str
 def configure(
     text_id: int,
     img_id: int,
+    code_id: int,
     declaring: tuple[int, ...],
     bits: dict[str, int],
     marks: dict[str, str],
 ) -> None: ...
 def attribute_ids(element: LexborNode) -> list[int]: ...
+
+class Elements:
+    def __init__(self, names: dict[int, str]) -> None: ...
+    def __len__(self) -> int: ...
+    def rows(self) -> list[tuple[str, int, int]]: ...
+    def blocks(self) -> list[int]: ...
+    def pres(self) -> dict[int, tuple[str, str | None]]: ...
 
 class Settings:
     def __init__(
@@ -25,6 +33,7 @@ class Settings:
         hidden_id: int,
         role_id: int,
         region_id: int,
+        class_id: int,
         itemprop_id: int,
         pubdate_id: int,
     ) -> None: ...
@@ -44,6 +53,7 @@ def walk(
     list[LexborNode],
     list[LexborNode],
     bool,
+    Elements,
 ]: ...
 
 DECLARED_ATTRIBUTES: tuple[str, ...]

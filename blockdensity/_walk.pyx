@@ -37,7 +37,7 @@ from cpython.unicode cimport (
     PyUnicode_KIND,
     PyUnicode_READ,
 )
-from libc.stdint cimport uint16_t, uint32_t, uintptr_t
+from libc.stdint cimport int32_t, uint16_t, uint32_t, uintptr_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, memmove
 
@@ -134,7 +134,7 @@ DEF ELEMENT_TYPE = 1  # LXB_DOM_NODE_TYPE_ELEMENT
 DEF TEXT_TYPE = 3  # LXB_DOM_NODE_TYPE_TEXT
 
 # segment.py's constants, handed over once by configure().
-cdef uintptr_t TEXT_ID, IMG_ID
+cdef uintptr_t TEXT_ID, IMG_ID, CODE_ID
 cdef uintptr_t DECLARING[4]
 cdef int BOUNDARY, ANCHOR, SUPSUB, PRE, DROP, SEPARATOR, SKIP, BREAK, TITLE
 cdef str BLOCK_END
@@ -143,15 +143,16 @@ DEF SPACE = 32
 cdef bint _configured = False
 
 
-def configure(int text_id, int img_id, tuple declaring, dict bits, dict marks):
-    """Take the text node's and <img>'s tag ids, the declaring elements' ids, tags.py's
-    flag bits and segment.py's marks."""
-    global TEXT_ID, IMG_ID, BOUNDARY, ANCHOR, SUPSUB, PRE, DROP, SEPARATOR, SKIP, BREAK, TITLE
+def configure(int text_id, int img_id, int code_id, tuple declaring, dict bits, dict marks):
+    """Take the text node's, <img>'s and <code>'s tag ids, the declaring elements' ids,
+    tags.py's flag bits and segment.py's marks."""
+    global TEXT_ID, IMG_ID, CODE_ID, BOUNDARY, ANCHOR, SUPSUB, PRE, DROP, SEPARATOR, SKIP, BREAK, TITLE
     global BLOCK_END, ANCHOR_MARK, BREAK_MARK, SUB_OPEN, SUB_CLOSE, _configured
     if len(declaring) != 4:
         raise ValueError(f"expected the ids of the 4 declaring elements, got {declaring!r}")
     TEXT_ID = text_id
     IMG_ID = img_id
+    CODE_ID = code_id
     for index in range(4):
         DECLARING[index] = declaring[index]
     BOUNDARY, ANCHOR, SUPSUB = bits["BOUNDARY"], bits["ANCHOR"], bits["SUPSUB"]
@@ -393,6 +394,7 @@ cdef struct AttributeIds:
     uintptr_t hidden  # replaced by an empty <img> (SPEC section 2)
     uintptr_t role  # a dropped ARIA role opens a scope
     uintptr_t region  # the article profile's regions, as nesting's scan marks them
+    uintptr_t klass  # class: the signature of a boundary element, a <pre>'s language
     uintptr_t itemprop  # itemprop and pubdate: whether blockdensity.metadata's
     uintptr_t pubdate  # microdata query can find anything
 
@@ -406,7 +408,8 @@ cdef class Settings:
     `scopes` (the scope of each region label the rules act on). Then the ids
     lexbor gave the names of the attributes the walk reads in the page's
     document (0: not sought): `hidden_id`, `role_id`, `region_id` (the region
-    attribute), and `itemprop_id` and `pubdate_id` for blockdensity.metadata.
+    attribute), `class_id`, and `itemprop_id` and `pubdate_id` for
+    blockdensity.metadata.
     """
 
     cdef bytes packed  # holds the memory flags_of points into
@@ -420,7 +423,7 @@ cdef class Settings:
 
     def __init__(self, bytes packed, int custom, dict names, frozenset roles, dict scopes, *,
                  uintptr_t hidden_id, uintptr_t role_id, uintptr_t region_id,
-                 uintptr_t itemprop_id, uintptr_t pubdate_id):
+                 uintptr_t class_id, uintptr_t itemprop_id, uintptr_t pubdate_id):
         if len(packed) % 2:
             raise ValueError(f"the packed flags are uint16, got {len(packed)} bytes")
         self.packed = packed
@@ -433,6 +436,7 @@ cdef class Settings:
         self.ids.hidden = hidden_id
         self.ids.role = role_id
         self.ids.region = region_id
+        self.ids.klass = class_id
         self.ids.itemprop = itemprop_id
         self.ids.pubdate = pubdate_id
 
@@ -443,6 +447,7 @@ cdef struct Found:
     bd_attr* hidden
     bd_attr* role
     bd_attr* region
+    bd_attr* klass
 
 
 cdef inline bint _read_attributes(bd_node* node, const AttributeIds* ids, Found* found) noexcept:
@@ -455,6 +460,7 @@ cdef inline bint _read_attributes(bd_node* node, const AttributeIds* ids, Found*
     found.hidden = NULL
     found.role = NULL
     found.region = NULL
+    found.klass = NULL
     while attr != NULL:
         name_id = attr.node.local_name
         if name_id == ids.hidden and ids.hidden and found.hidden == NULL:
@@ -463,6 +469,8 @@ cdef inline bint _read_attributes(bd_node* node, const AttributeIds* ids, Found*
             found.role = attr
         elif name_id == ids.region and ids.region and found.region == NULL:
             found.region = attr
+        elif name_id == ids.klass and ids.klass and found.klass == NULL:
+            found.klass = attr
         elif ids.itemprop and (name_id == ids.itemprop or name_id == ids.pubdate):
             microdata = True
         attr = attr.next
@@ -565,6 +573,171 @@ cdef int _find_hidden(bd_node* root, const AttributeIds* ids, list hidden, objec
     return 0
 
 
+# The class signature (Elements): FNV-1a, 32 bits.
+DEF FNV_OFFSET = 2166136261
+DEF FNV_PRIME = 16777619
+
+
+cdef inline bint _ascii_space(Py_UCS4 c) noexcept:
+    # HTML's ASCII whitespace, which separates the tokens of a class attribute.
+    return c == 32 or c == 9 or c == 10 or c == 12 or c == 13
+
+
+cdef uint32_t _signature_of(str value) noexcept:
+    # The signature of a class value as a str (the bytes as selectolax decodes them).
+    cdef uint32_t hashed = FNV_OFFSET
+    cdef bint started = False, spaced = False
+    cdef Py_UCS4 c
+    for c in value:
+        if _ascii_space(c):
+            spaced = started
+            continue
+        if spaced:
+            hashed = (hashed ^ SPACE) * FNV_PRIME
+            spaced = False
+        hashed = (hashed ^ <uint32_t> c) * FNV_PRIME
+        started = True
+    if not started:
+        return 0
+    return hashed if hashed else 1
+
+
+cdef uint32_t _signature(bd_attr* attr):
+    # The element's class signature: FNV-1a over the code points of its class
+    # attribute's tokens joined by one space (the spacing between tokens does
+    # not matter, their order does); 0: no class attribute, or no token; 1
+    # where the hash is 0. Read from the bytes while they are ASCII (the
+    # common case), else from their decoding, as selectolax decodes them.
+    cdef const unsigned char* data
+    cdef Py_ssize_t i
+    cdef uint32_t hashed = FNV_OFFSET
+    cdef bint started = False, spaced = False
+    cdef unsigned char c
+    if attr == NULL or attr.value == NULL or attr.value.data == NULL:
+        return 0
+    data = attr.value.data
+    for i in range(<Py_ssize_t> attr.value.length):
+        c = data[i]
+        if c >= 0x80:
+            return _signature_of(_value(attr))
+        if _ascii_space(c):
+            spaced = started
+            continue
+        if spaced:
+            hashed = (hashed ^ SPACE) * FNV_PRIME
+            spaced = False
+        hashed = (hashed ^ c) * FNV_PRIME
+        started = True
+    if not started:
+        return 0
+    return hashed if hashed else 1
+
+
+cdef object _code_class(bd_node* pre, const AttributeIds* ids):
+    # The class of a <pre>'s code child, where code blocks name their language:
+    # its first element child when that is a <code> (not hidden), its class
+    # ("" for none); None when there is no such child.
+    cdef bd_node* node = pre.first_child
+    cdef bd_attr* attr
+    while node != NULL and node.type != ELEMENT_TYPE:
+        node = node.next
+    if node == NULL or node.local_name != CODE_ID:
+        return None
+    if ids.hidden and _attribute(node, ids.hidden) != NULL:
+        return None
+    attr = _attribute(node, ids.klass) if ids.klass else NULL
+    return _value(attr) if attr != NULL else ""
+
+
+@cython.final
+cdef class Elements:
+    """A page's element table: what blockdensity.structure reads of where each block sits.
+
+    Its entries are the boundary elements the walk opened (those that end
+    blocks, <hr> aside), <body> first, in document order: each with its tag
+    id, the entry it sits in (-1: none, for <body>) and its class signature
+    (FNV-1a over the code points of its class attribute's tokens joined by one
+    space; 0: no token). Then the entry each block sits in (that of its first
+    visible text, as Page.blocks' element), and the classes of each <pre>
+    entry and of its code child (where code names its language). Kept as C
+    arrays, read on demand: the fit that never asks pays for the arrays alone.
+    """
+
+    cdef uint32_t* tags
+    cdef int32_t* parents
+    cdef uint32_t* signatures
+    cdef Py_ssize_t count
+    cdef Py_ssize_t capacity
+    cdef int32_t* block_entries
+    cdef Py_ssize_t block_count
+    cdef Py_ssize_t block_capacity
+    cdef dict pre_classes  # entry -> (the pre's class, its code child's class or None)
+    cdef dict names  # tag id -> element name, for the boundary elements
+
+    def __cinit__(self, dict names):
+        self.capacity = 64
+        self.block_capacity = 64
+        self.tags = <uint32_t*> malloc(self.capacity * sizeof(uint32_t))
+        self.parents = <int32_t*> malloc(self.capacity * sizeof(int32_t))
+        self.signatures = <uint32_t*> malloc(self.capacity * sizeof(uint32_t))
+        self.block_entries = <int32_t*> malloc(self.block_capacity * sizeof(int32_t))
+        if (self.tags == NULL or self.parents == NULL or self.signatures == NULL
+                or self.block_entries == NULL):
+            raise MemoryError()
+        self.pre_classes = {}
+        self.names = names
+
+    def __dealloc__(self):
+        free(self.tags)
+        free(self.parents)
+        free(self.signatures)
+        free(self.block_entries)
+
+    cdef Py_ssize_t add(self, uintptr_t tag, Py_ssize_t parent, uint32_t signature) except -1:
+        # A new entry (an element the walk opens); its index.
+        if self.count == self.capacity:
+            self.capacity *= 2
+            self.tags = <uint32_t*> _resized(self.tags, self.capacity, sizeof(uint32_t))
+            self.parents = <int32_t*> _resized(self.parents, self.capacity, sizeof(int32_t))
+            self.signatures = <uint32_t*> _resized(
+                self.signatures, self.capacity, sizeof(uint32_t)
+            )
+        self.tags[self.count] = <uint32_t> tag
+        self.parents[self.count] = <int32_t> parent
+        self.signatures[self.count] = signature
+        self.count += 1
+        return self.count - 1
+
+    cdef int add_block(self, Py_ssize_t entry) except -1:
+        # The entry the next block sits in.
+        if self.block_count == self.block_capacity:
+            self.block_capacity *= 2
+            self.block_entries = <int32_t*> _resized(
+                self.block_entries, self.block_capacity, sizeof(int32_t)
+            )
+        self.block_entries[self.block_count] = <int32_t> entry
+        self.block_count += 1
+        return 0
+
+    def __len__(self):
+        return self.count
+
+    def rows(self):
+        """Every entry as (element name, parent entry, class signature), in order."""
+        return [
+            (self.names[self.tags[i]], self.parents[i], self.signatures[i])
+            for i in range(self.count)
+        ]
+
+    def blocks(self):
+        """The entry each block sits in, in block order."""
+        return [self.block_entries[i] for i in range(self.block_count)]
+
+    def pres(self):
+        """Each <pre> entry's class and its code child's class (None: no code child)."""
+        return dict(self.pre_classes)
+
+
 @cython.final
 cdef class _Blocks:
     # What the walk makes of the page's text: every block's text with its
@@ -573,18 +746,21 @@ cdef class _Blocks:
     cdef _Text pieces
     cdef _Text links
     cdef list records  # (element, pre, drop) per block: segment.BlockInfo
+    cdef Elements elements  # ... and the entry it sits in
     cdef list trace  # (block index, text node) per text node taken; None: not asked
     cdef Py_ssize_t start  # where the current block began in pieces
     cdef Py_ssize_t link_start  # ... and in links
     cdef bint visible  # whether it has visible text yet; where the first sits:
     cdef str element  # its boundary element,
+    cdef Py_ssize_t entry  # ... as an entry of the element table,
     cdef bint pre  # inside <pre>,
     cdef Py_ssize_t drop  # the scope in effect, or -1
 
-    def __cinit__(self, list trace):
+    def __cinit__(self, Elements elements, list trace):
         self.pieces = _Text()
         self.links = _Text()
         self.records = []
+        self.elements = elements
         self.trace = trace
         self.element = "body"
         self.drop = -1
@@ -604,6 +780,7 @@ cdef class _Blocks:
             self.pieces.push_str(BLOCK_END)
             self.links.push_str(BLOCK_END)
             self.records.append((self.element, self.pre, self.drop))
+            self.elements.add_block(self.entry)
             self.visible = False
             self.start = self.pieces.size
             self.link_start = self.links.size
@@ -639,22 +816,23 @@ cdef struct Level:
 
 
 cdef class _Stack:
-    # A growable C array, freed with the walk whatever happens.
+    # Growable C arrays, freed with the walk whatever happens: the levels, and
+    # the open boundary elements as entries of the element table.
     cdef Level* levels
-    cdef uintptr_t* ids
+    cdef Py_ssize_t* entries
     cdef Py_ssize_t size
-    cdef Py_ssize_t id_size
+    cdef Py_ssize_t entry_size
 
     def __cinit__(self):
-        self.size = self.id_size = 64
+        self.size = self.entry_size = 64
         self.levels = <Level*> malloc(self.size * sizeof(Level))
-        self.ids = <uintptr_t*> malloc(self.id_size * sizeof(uintptr_t))
-        if self.levels == NULL or self.ids == NULL:
+        self.entries = <Py_ssize_t*> malloc(self.entry_size * sizeof(Py_ssize_t))
+        if self.levels == NULL or self.entries == NULL:
             raise MemoryError()
 
     def __dealloc__(self):
         free(self.levels)
-        free(self.ids)
+        free(self.entries)
 
     cdef int grow(self, Py_ssize_t needed) except -1:
         if needed >= self.size:
@@ -662,10 +840,12 @@ cdef class _Stack:
             self.size *= 2
         return 0
 
-    cdef int grow_ids(self, Py_ssize_t needed) except -1:
-        if needed >= self.id_size:
-            self.ids = <uintptr_t*> _resized(self.ids, 2 * self.id_size, sizeof(uintptr_t))
-            self.id_size *= 2
+    cdef int grow_entries(self, Py_ssize_t needed) except -1:
+        if needed >= self.entry_size:
+            self.entries = <Py_ssize_t*> _resized(
+                self.entries, 2 * self.entry_size, sizeof(Py_ssize_t)
+            )
+            self.entry_size *= 2
         return 0
 
 
@@ -682,12 +862,13 @@ def walk(LexborNode body, Settings settings, object title, list trace=None):
     None (the fit's case): no node object is made.
 
     Returns (blocks, text, linked, title, drop_scopes, scope_parents,
-    declarations, hidden, microdata): `hidden`, the hidden elements, for the
-    caller to replace with <img> as SPEC says (blockdensity.metadata reads the
-    tree after); `microdata`, whether an element below <body> that stays in the
-    tree has an itemprop or pubdate attribute (what metadata's microdata query
-    needs), found on the way over the attributes (when `hidden` is sought;
-    else True)."""
+    declarations, hidden, microdata, elements): `hidden`, the hidden elements,
+    for the caller to replace with <img> as SPEC says (blockdensity.metadata
+    reads the tree after); `microdata`, whether an element below <body> that
+    stays in the tree has an itemprop or pubdate attribute (what metadata's
+    microdata query needs), found on the way over the attributes (when
+    `hidden` is sought; else True); `elements`, the page's element table
+    (where each block sits, for blockdensity.structure)."""
     if not _configured:
         raise RuntimeError("blockdensity._walk.configure() has not been called")
     cdef const uint16_t* flags_of = settings.flags_of
@@ -696,7 +877,8 @@ def walk(LexborNode body, Settings settings, object title, list trace=None):
     cdef dict names = settings.names
     cdef AttributeIds ids = settings.ids
     cdef object parser = body.parser
-    cdef _Blocks out = _Blocks(trace)
+    cdef Elements elements = Elements(names)
+    cdef _Blocks out = _Blocks(elements, trace)
     cdef _Text pieces = out.pieces  # the page's text, block after block
     cdef _Text links = out.links  # its link text
     cdef _Scopes scopes = _Scopes()
@@ -706,7 +888,8 @@ def walk(LexborNode body, Settings settings, object title, list trace=None):
     cdef int anchor_depth = 0, sup_depth = 0, pre_depth = 0
     cdef _Stack stack = _Stack()
     cdef Py_ssize_t depth = 0  # levels on the stack
-    cdef Py_ssize_t boundaries = 1  # ids on the stack of boundary elements
+    cdef Py_ssize_t boundaries = 1  # open boundary elements (stack.entries)
+    cdef Py_ssize_t entry
     cdef bint skip_ws = True
     cdef bd_node* glue_node = NULL  # the last text node, while nothing separates it
     cdef bint glue_ends_blank = False  # ... and whether its text ends in whitespace
@@ -728,13 +911,17 @@ def walk(LexborNode body, Settings settings, object title, list trace=None):
     cdef uintptr_t node_id
     cdef int flags
     cdef Py_ssize_t text_start, length
-    stack.ids[0] = body.node.local_name
+    stack.entries[0] = elements.add(
+        body.node.local_name, -1, _signature(_attribute(body.node, ids.klass)) if ids.klass else 0
+    )
+    out.entry = 0
     if ids.hidden and _attribute(body.node, ids.hidden) != NULL:
         # A hidden <body> is replaced, its children walked all the same (the
         # walk holds the body), and article.regions then finds no body.
         hidden.append(body)
         ids.region = 0
-    seeking = ids.hidden or ids.role or ids.region
+    seeking = ids.hidden or ids.role or ids.region or ids.klass
+    found.klass = NULL
     while True:
         if ends_block:
             ends_block = False
@@ -767,14 +954,25 @@ def walk(LexborNode body, Settings settings, object title, list trace=None):
                                 regions = 1
                         if found.region != NULL:
                             regions += scopes.enter_regions(found.region, settings.scopes)
+                else:
+                    found.klass = NULL
                 if flags & BOUNDARY:
                     ends_block = True
                     if flags & SKIP:  # <hr>
-                        scopes.leave(regions)
+                        if regions:
+                            scopes.leave(regions)
                         interrupted = True
                         break
-                    stack.grow_ids(boundaries)
-                    stack.ids[boundaries] = node_id
+                    entry = elements.add(
+                        node_id, stack.entries[boundaries - 1], _signature(found.klass)
+                    )
+                    if flags & PRE:
+                        elements.pre_classes[entry] = (
+                            _value(found.klass) if found.klass != NULL else "",
+                            _code_class(node, &ids),
+                        )
+                    stack.grow_entries(boundaries)
+                    stack.entries[boundaries] = entry
                     boundaries += 1
                     if flags == BOUNDARY:
                         entering = node
@@ -811,7 +1009,8 @@ def walk(LexborNode body, Settings settings, object title, list trace=None):
                         pieces.push(BREAK_MARK)
                         if anchor_depth:
                             links.push(SPACE)
-                    scopes.leave(regions)
+                    if regions:
+                        scopes.leave(regions)
                     continue
                 elif flags & SEPARATOR:
                     glue_node = NULL
@@ -858,7 +1057,8 @@ def walk(LexborNode body, Settings settings, object title, list trace=None):
                 links.extend(pieces.data + text_start, length)
             if not out.visible and not _isspace(pieces.data + text_start, length):
                 out.visible = True
-                out.element = names[stack.ids[boundaries - 1]]
+                out.entry = stack.entries[boundaries - 1]
+                out.element = names[elements.tags[out.entry]]
                 out.pre = pre_depth > 0
                 out.drop = scopes.innermost()
             if link_closes:
@@ -886,7 +1086,8 @@ def walk(LexborNode body, Settings settings, object title, list trace=None):
         if finished:
             break
         flags = closer
-        scopes.leave(closer_regions)
+        if closer_regions:
+            scopes.leave(closer_regions)
         if depth:
             depth -= 1
             cursor = stack.levels[depth].next
@@ -924,7 +1125,7 @@ def walk(LexborNode body, Settings settings, object title, list trace=None):
         ends_block = True
     return (
         out.records, pieces.make(), links.make(), title, scopes.labels, scopes.parents,
-        declarations, hidden, microdata or not ids.hidden,
+        declarations, hidden, microdata or not ids.hidden, elements,
     )
 
 

@@ -80,6 +80,7 @@ class Page:
         "declarations",
         "declared_ids",
         "drop_scopes",
+        "elements",
         "lang",
         "linked",
         "microdata",
@@ -100,6 +101,7 @@ class Page:
         declarations: list[dom.Node],
         declared_ids: tuple[int, ...] = (),
         microdata: bool | None = None,
+        elements: compiled_walk.Elements | None = None,
     ) -> None:
         self.blocks = blocks
         # Every block's text with its markers, each followed by BLOCK_END.
@@ -124,6 +126,9 @@ class Page:
         # itemprop or pubdate attribute, as the compiled walk found on its way
         # (for blockdensity.metadata's microdata query); None when not looked for.
         self.microdata = microdata
+        # Where each block sits in the page's structure: the element table the
+        # walk made (read through blockdensity.structure); None without a body.
+        self.elements = elements
 
     def block_texts(self) -> list[str]:
         """Each block's text as the renderer reads it: markers but <br> removed."""
@@ -202,6 +207,7 @@ _DECLARING: Final = ("meta", "link", "base", "script")
 compiled_walk.configure(
     dom.TEXT_ID,
     dom.tag_id("img"),
+    dom.tag_id("code"),
     tuple(dom.tag_id(name) for name in _DECLARING),
     {name: getattr(tags, name) for name in tags.WALK_BITS},
     {
@@ -254,8 +260,8 @@ def _walk(doc: dom.Document, conf: Conf, trace: Trace | None) -> Page:
     # document, which an element made here shows. The same element shows the
     # ids of the attributes the metadata reads: one more element made in the
     # document costs more than its attributes.
-    hidden_id, role_id, region_id, *declared = attribute_ids(
-        doc, ("hidden", "role", REGION_ATTRIBUTE, *compiled_walk.DECLARED_ATTRIBUTES)
+    hidden_id, role_id, region_id, class_id, *declared = attribute_ids(
+        doc, ("hidden", "role", REGION_ATTRIBUTE, "class", *compiled_walk.DECLARED_ATTRIBUTES)
     )
     table = conf.table
     settings = compiled_walk.Settings(
@@ -267,11 +273,23 @@ def _walk(doc: dom.Document, conf: Conf, trace: Trace | None) -> Page:
         hidden_id=hidden_id,
         role_id=role_id if conf.drop_roles else 0,
         region_id=region_id if conf.rules else 0,
+        class_id=class_id,
         itemprop_id=declared[_ITEMPROP],
         pubdate_id=declared[_PUBDATE],
     )
     walked = compiled_walk.walk(body, settings, title, trace)
-    blocks, text, linked, title, drop_scopes, parents, declarations, hidden, microdata = walked
+    (
+        blocks,
+        text,
+        linked,
+        title,
+        drop_scopes,
+        parents,
+        declarations,
+        hidden,
+        microdata,
+        elements,
+    ) = walked
     # The tree as SPEC has it, for what reads it after the walk
     # (blockdensity.metadata, --highlight): hidden elements replaced.
     for node in hidden:
@@ -287,4 +305,5 @@ def _walk(doc: dom.Document, conf: Conf, trace: Trace | None) -> Page:
         declarations,
         tuple(declared),
         microdata,
+        elements,
     )

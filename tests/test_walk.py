@@ -86,15 +86,25 @@ def _trace(trace: Trace, doc: Document) -> list[tuple[int, int | None, str | Non
     return [(index, positions.get(node.mem_id), node.text_content) for index, node in trace]
 
 
+def _table(page: Page) -> object:
+    elements = page.elements
+    return None if elements is None else (elements.rows(), elements.blocks(), elements.pres())
+
+
+def _reference_table(table: reference.Table | None) -> object:
+    return None if table is None else (table.rows, table.blocks, table.pres)
+
+
 def agree(html: str | bytes, confs: tuple[Conf, ...] = CONFS) -> None:
     """The compiled walk makes the reference's page of `html` under each of `confs`, the same
-    trace, and the same metadata; without a trace, the same page."""
+    element table, the same trace, and the same metadata; without a trace, the same page."""
     for conf in confs:
         compiled_trace: Trace = []
         compiled, compiled_doc = trace_segment(html, conf, compiled_trace)
         reference_trace: Trace = []
-        expected, reference_doc = reference.segment(html, conf, reference_trace)
+        expected, reference_doc, table = reference.segment(html, conf, reference_trace)
         assert _fields(compiled) == _fields(expected), conf.profile
+        assert _table(compiled) == _reference_table(table), conf.profile
         assert _trace(compiled_trace, compiled_doc) == _trace(reference_trace, reference_doc)
         assert read_metadata(compiled_doc, compiled.declarations, "http://x.test/a") == (
             read_metadata(reference_doc, expected.declarations, "http://x.test/a")
@@ -209,6 +219,16 @@ CASES = (
     "<object><div hidden><p itemprop=author>obj</div><p itemprop=dateModified>2002</object>"
     "<div hidden><span itemprop=datePublished>2003</span></div><p>text",
     "<body hidden><p itemprop=author>under a hidden body</p>",
+    # The element table: classes (spacing, order, none, empty, non-ASCII), pre
+    # and its code child (hidden, after a comment, after text, a marked role).
+    "<div class='a  b'><p class=' a\tb '>x</p><p class='b a'>y</p><p class>z</p>"
+    "<p class=''>w</p><p class='caf\u00e9 \u4e2d'>v</p></div><body class=b><hr class=h>",
+    "<pre class='language-py x'><code class=lang-js>a</code></pre><pre><!-- c --><code>b"
+    "</code></pre><pre>t<code class=language-c>c</code></pre><pre><code hidden class=x>d"
+    "</code><code class=y>e</code></pre><pre><code role=navigation class=language-x>f</code>"
+    "</pre><pre class><span>g</span><code class=z>h</code></pre>",
+    "<ul class=u><li>a<ol><li><p>b<p>c<li>d</ol><li>e</ul><table class=t><tr><th>h"
+    "<th>i<tr><td>j<td><div>k</div></table><blockquote><p>q</blockquote>",
     # A page's own elements with the names of the reference walk's markers.
     "<div role=navigation><a href=x>nav</a></div><p>one two</p><blockdensity-drop-end>x"
     "</blockdensity-drop-end><blockdensity-scope-role-navigation>y"
@@ -242,14 +262,19 @@ TAGS = (
     "div", "p", "li", "ul", "td", "tr", "table", "span", "a", "b", "i", "sup", "sub", "pre",
     "nav", "footer", "aside", "main", "article", "br", "wbr", "img", "hr", "script", "style",
     "title", "template", "noscript", "svg", "option", "select", "meta", "link", "x-custom",
-    "label", "body", "html", "head", "textarea", "plaintext",
+    "label", "body", "html", "head", "textarea", "plaintext", "ol", "th", "blockquote",
+    "h2", "code",
 )  # fmt: skip
+CLASSES = ("a", "a b", " b\ta ", "", "language-py", "lang-x y", "caf\u00e9")
 TOKENS = st.one_of(
     st.sampled_from(TAGS).map(lambda name: f"<{name}>"),
     st.sampled_from(TAGS).map(lambda name: f"</{name}>"),
     st.sampled_from(TAGS).map(lambda name: f"<{name} hidden>"),
     st.sampled_from(TAGS).map(lambda name: f"<{name} role=navigation class=comments>"),
     st.sampled_from(["<a href=#>", "<meta name=author content=me>", "<link rel=x href=y>"]),
+    st.tuples(st.sampled_from(TAGS), st.sampled_from(CLASSES)).map(
+        lambda pair: f"<{pair[0]} class='{pair[1]}'>"
+    ),
     # The article profile's regions, as the scan marks them (or a page spells them).
     st.sampled_from(TAGS).map(lambda name: f"<{name} {REGION_ATTRIBUTE}='boxes main'>"),
     st.sampled_from(TAGS).map(lambda name: f"<{name} {REGION_ATTRIBUTE}=comments role=main>"),

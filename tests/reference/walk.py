@@ -6,8 +6,9 @@ records that reads the attributes it needs on its way. This one says the same
 rules an event at a time (an element opens, its children are walked, it
 closes; a text node is taken), after rewriting the tree where an attribute
 changes what an element is (`_apply_attributes`). Both must make the same
-Page, and the same trace (the block each text node went to), on every page the
-tests give them. It reads the rules (the tag table, the marks, the scopes) from
+Page, the same trace (the block each text node went to) and the same element
+table (the boundary elements opened, where each block sits: `Table`), on
+every page the tests give them. It reads the rules (the tag table, the marks, the scopes) from
 blockdensity, as the compiled one does. It is not shipped and not compiled.
 """
 
@@ -32,7 +33,7 @@ from blockdensity.segment import (
     _document_title,
 )
 
-__all__ = ["is_marker", "segment"]
+__all__ = ["Table", "is_marker", "segment", "signature"]
 
 # Elements that are neither inline nor boundaries separate words.
 _SPACE: Final = " "
@@ -40,10 +41,21 @@ _SPACE: Final = " "
 _DECLARING_IDS: Final = frozenset(dom.tag_id(name) for name in ("meta", "link", "base", "script"))
 
 
-def segment(html: str | bytes, conf: Conf, trace: Trace) -> tuple[Page, dom.Document]:
-    """segment.trace_segment's page of `html`, made by this walk, filling `trace`."""
+class Table:
+    """The element table of _walk.Elements, as lists: what Elements.rows(), blocks()
+    and pres() give."""
+
+    def __init__(self) -> None:
+        self.rows: list[tuple[str, int, int]] = []  # (element name, parent entry, signature)
+        self.blocks: list[int] = []  # the entry each block sits in
+        self.pres: dict[int, tuple[str, str | None]] = {}  # (pre's class, code child's)
+
+
+def segment(html: str | bytes, conf: Conf, trace: Trace) -> tuple[Page, dom.Document, Table | None]:
+    """segment.trace_segment's page of `html`, made by this walk, filling `trace`; and
+    the page's element table (None without a body)."""
     doc = dom.parse(html, regions=bool(conf.rules))
-    page = _walk(doc, conf, trace)
+    page, table = _walk(doc, conf, trace)
     if not page.blocks:
         # segment.trace_segment's repair of an unclosed <title>.
         source = html.decode("utf-8", "replace") if isinstance(html, bytes) else html
@@ -51,18 +63,46 @@ def segment(html: str | bytes, conf: Conf, trace: Trace) -> tuple[Page, dom.Docu
         if repaired is not None:
             trace.clear()
             doc = dom.parse(repaired, regions=bool(conf.rules))
-            page = _walk(doc, conf, trace)
-    return page, doc
+            page, table = _walk(doc, conf, trace)
+    return page, doc, table
 
 
-def _walk(doc: dom.Document, conf: Conf, trace: Trace) -> Page:
+def _walk(doc: dom.Document, conf: Conf, trace: Trace) -> tuple[Page, Table | None]:
     lang = _declared_language(doc)
     title = _document_title(doc)
     body = doc.body
     if body is None:
-        return Page([], "", "", title or "", lang, [], [], [])
+        return Page([], "", "", title or "", lang, [], [], []), None
     openers, drop_close = _apply_attributes(doc, conf)
-    return _Walk(conf, trace, title, openers, drop_close).page(body, lang)
+    walk = _Walk(conf, trace, title, openers, drop_close)
+    return walk.page(body, lang), walk.table
+
+
+# HTML's ASCII whitespace, which separates the tokens of a class attribute.
+_CLASS_SPACE: Final = re.compile("[ \t\n\f\r]+")
+
+
+def signature(value: str | None) -> int:
+    """A class attribute's signature: FNV-1a (32 bits) over the code points of its tokens
+    joined by one space; 0 for no token, 1 where the hash is 0."""
+    tokens = [token for token in _CLASS_SPACE.split(value or "") if token]
+    if not tokens:
+        return 0
+    hashed = 2166136261
+    for character in " ".join(tokens):
+        hashed = ((hashed ^ ord(character)) * 16777619) & 0xFFFFFFFF
+    return hashed or 1
+
+
+def _code_class(pre: dom.Node) -> str | None:
+    """The class of a <pre>'s first element child when that is a <code> ("" for none)."""
+    for node in pre.iter():
+        if not node.is_element_node or is_marker(node):  # iter() yields comments too
+            continue
+        if node.tag != "code":
+            return None
+        return node.attrs.get("class") or ""
+    return None
 
 
 # Custom elements put around an element dropped for its ARIA role, or marked
@@ -159,6 +199,9 @@ class _Walk:
         self.subs = 0  # open sup and sub elements
         self.pres = 0  # open <pre> elements: whitespace-only text nodes count there
         self.boundaries = [dom.tag_id("body")]  # the open boundary elements' tag ids
+        self.table = Table()  # the boundary elements opened, and where each block sits
+        self.entries = [0]  # the open boundary elements as entries of the table
+        self.block_entry = 0  # the current block's
         self.scopes: list[int] = []  # the open scopes, as indices into drop_scopes
         # The last text node, while nothing but inline elements follows it:
         # a text node after it glues to it, unless whitespace lay between.
@@ -166,6 +209,7 @@ class _Walk:
         self.glue_text = ""
 
     def page(self, body: dom.Node, lang: str | None) -> Page:
+        self.table.rows.append(("body", -1, signature(body.attrs.get("class"))))
         self.children(body)
         self.end_block()  # the close of <body>
         return Page(
@@ -202,11 +246,21 @@ class _Walk:
                 self.end_block()
                 return
             self.boundaries.append(node_id)
+            self.entries.append(len(self.table.rows))
+            self.table.rows.append(
+                (self.names[node_id], self.entries[-2], signature(node.attrs.get("class")))
+            )
+            if flags & tags.PRE:
+                self.table.pres[self.entries[-1]] = (
+                    node.attrs.get("class") or "",
+                    _code_class(node),
+                )
             self.open(flags, node_id)
             self.end_block()
             self.children(node)
             self.close(flags)
             self.boundaries.pop()
+            self.entries.pop()
             self.end_block()
             return
         if flags & tags.SKIP:  # void or removed: never entered
@@ -300,6 +354,7 @@ class _Walk:
         if not self.visible and not text.isspace():
             self.visible = True
             self.block_element = self.names[self.boundaries[-1]]
+            self.block_entry = self.entries[-1]
             self.block_pre = self.pres > 0
             self.block_drop = self.scopes[-1] if self.scopes else -1
         if whole_link:
@@ -318,6 +373,7 @@ class _Walk:
                 pieces.append(BLOCK_END)
             self.links.append(BLOCK_END)
             self.blocks.append((self.block_element, self.block_pre, self.block_drop))
+            self.table.blocks.append(self.block_entry)
             self.visible = False
             self.start = len(pieces)
             self.link_start = len(self.links)
