@@ -391,7 +391,7 @@ cdef str _value(bd_attr* attr):
 # The ids lexbor gave, in the page's document, the names of the attributes the
 # walk reads (0: not sought).
 cdef struct AttributeIds:
-    uintptr_t hidden  # replaced by an empty <img> (SPEC section 2)
+    uintptr_t hidden  # replaced by an empty <img> (docs/spec.md section 2)
     uintptr_t role  # a dropped ARIA role opens a scope
     uintptr_t region  # the article profile's regions, as nesting's scan marks them
     uintptr_t klass  # class: the signature of a boundary element, a <pre>'s language
@@ -852,7 +852,7 @@ cdef class _Stack:
 def walk(LexborNode body, Settings settings, object title, list trace=None):
     """The fit's walk from <body> on: the page as blocks.
 
-    The rules are SPEC section 2's, written plainly in tests/reference/walk.py.
+    The rules are docs/spec.md section 2's, written plainly in tests/reference/walk.py.
     The attributes that change what an element is are read on the way (by the
     ids `settings` holds): a hidden element is walked as the empty <img> that
     replaces it, a dropped ARIA role and the article profile's regions open
@@ -863,7 +863,7 @@ def walk(LexborNode body, Settings settings, object title, list trace=None):
 
     Returns (blocks, text, linked, title, drop_scopes, scope_parents,
     declarations, hidden, microdata, elements): `hidden`, the hidden elements,
-    for the caller to replace with <img> as SPEC says (blockdensity.metadata
+    for the caller to replace with <img> as docs/spec.md says (blockdensity.metadata
     reads the tree after); `microdata`, whether an element below <body> that
     stays in the tree has an itemprop or pubdate attribute (what metadata's
     microdata query needs), found on the way over the attributes (when

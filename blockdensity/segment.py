@@ -1,7 +1,7 @@
 """One pass over the parsed tree: the page as a sequence of text blocks.
 
 The walk sees the tree as a stream of element opens, closes and text, in
-document order (SPEC section 2). A boundary element's open and close end the
+document order (docs/spec.md section 2). A boundary element's open and close end the
 current block; inline elements glue text; other elements separate words;
 removed elements are never entered.
 
@@ -24,13 +24,14 @@ on every corpus page, the fuzz corpus and random tag soup.
 
 from __future__ import annotations
 
-import re
 from typing import Final, TypeAlias
 
 from blockdensity import _walk as compiled_walk
 from blockdensity import article, dom, tags
 from blockdensity.conf import Conf
+from blockdensity.decode import Source
 from blockdensity.nesting import REGION_ATTRIBUTE
+from blockdensity.parse import Parsed, closed_titles, parse
 from blockdensity.words import END
 
 __all__ = [
@@ -47,11 +48,12 @@ __all__ = [
     "Trace",
     "segment",
     "trace_segment",
+    "walk",
 ]
 
 BLOCK_END: Final = END
-# The edge of an <a>: separates words (SPEC section 3), renders as nothing
-# (SPEC section 1: <a> is inline like the others).
+# The edge of an <a>: separates words (docs/spec.md section 3), renders as nothing
+# (docs/spec.md section 1: <a> is inline like the others).
 ANCHOR_MARK: Final = chr(0xD800)
 # A <br>: a line break inside the block.
 BREAK_MARK: Final = chr(0xD801)
@@ -151,52 +153,22 @@ Trace: TypeAlias = list[tuple[int, dom.Node]]
 
 def trace_segment(html: str | bytes, conf: Conf, trace: Trace | None) -> tuple[Page, dom.Document]:
     """`segment`, also returning the parsed tree; when `trace` is a list, the walk fills
-    it with the block of every text node (for --highlight)."""
-    doc = dom.parse(html, regions=bool(conf.rules))
-    page = _walk(doc, conf, trace)
-    if not page.blocks:
-        # An unclosed <title> swallows the whole page into the title (HTML5
-        # RCDATA), leaving an empty body. End each title that holds markup at
-        # its first tag and parse again, which recovers the page as the
-        # reference does. (Rare: only pages without visible body text pay.)
-        source = html.decode("utf-8", "replace") if isinstance(html, bytes) else html
-        repaired = _close_titles(source)
-        if repaired is not None:
-            if trace is not None:
-                trace.clear()
-            doc = dom.parse(repaired, regions=bool(conf.rules))
-            page = _walk(doc, conf, trace)
-    return page, doc
+    it with the block of every text node (for --highlight).
+    A page without a block whose titles hold markup is read with them closed
+    (blockdensity.parse.closed_titles), as the fit reads it."""
+    parsed = parse(Source(html, None), conf)
+    page = _walk(parsed.document, conf, trace)
+    if not page.blocks and (closed := closed_titles(parsed)) is not None:
+        if trace is not None:
+            trace.clear()
+        parsed = closed
+        page = _walk(closed.document, conf, trace)
+    return page, parsed.document
 
 
-_TITLE_OPEN: Final = re.compile(r"<title\b[^>]*>", re.IGNORECASE)
-_TAG_START: Final = re.compile(r"<[A-Za-z!?]|</(?!title\b)", re.IGNORECASE)
-_TITLE_CLOSE: Final = re.compile(r"</title\b", re.IGNORECASE)
-
-
-def _close_titles(html: str) -> str | None:
-    """`html` with every <title> whose text holds a tag ended before that tag; None if none does."""
-    cuts: list[int] = []
-    position = 0
-    while (opening := _TITLE_OPEN.search(html, position)) is not None:
-        tag = _TAG_START.search(html, opening.end())
-        closing = _TITLE_CLOSE.search(html, opening.end())
-        if tag is None:
-            break
-        if closing is None or tag.start() < closing.start():
-            cuts.append(tag.start())
-            position = tag.start()
-        else:
-            position = closing.end()
-    if not cuts:
-        return None
-    parts: list[str] = []
-    previous = 0
-    for cut in cuts:
-        parts += (html[previous:cut], "</title>")
-        previous = cut
-    parts.append(html[previous:])
-    return "".join(parts)
+def walk(parsed: Parsed, conf: Conf) -> Page:
+    """The walk stage: the parsed page as a sequence of text blocks under `conf`'s tag sets."""
+    return _walk(parsed.document, conf, None)
 
 
 _ITEMPROP: Final = compiled_walk.DECLARED_ATTRIBUTES.index("itemprop")
@@ -290,7 +262,7 @@ def _walk(doc: dom.Document, conf: Conf, trace: Trace | None) -> Page:
         microdata,
         elements,
     ) = walked
-    # The tree as SPEC has it, for what reads it after the walk
+    # The tree as docs/spec.md has it, for what reads it after the walk
     # (blockdensity.metadata, --highlight): hidden elements replaced.
     for node in hidden:
         node.replace_with(doc.create_node("img"))

@@ -14,7 +14,7 @@ worked out here, on demand, once per page: the fit, which never asks, does
 not pay for it.
 
 The table holds the elements the configuration makes boundaries: by default
-SPEC section 2's list, which names every element read here (the lists and
+docs/spec.md section 2's list, which names every element read here (the lists and
 their items, tables, rows and cells, pre, blockquote, the headings). An
 element that does not end blocks under the configuration is not in it (tbody,
 thead and tfoot are not: a row's table is the nearest table around it).

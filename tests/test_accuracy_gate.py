@@ -8,7 +8,7 @@ published profile (SPEC) 0.87 on scrapinghub and 0.90 on readability
 (trafilatura-eval), F1 and precision from the passage counts summed over its
 pages (the figures each floor was set under are beside MIN_F1); on every
 set, the default profile at least the published one; and the fallback to
-the whole page (SPEC section 6) on under 3% of the pages of each set.
+the whole page (docs/spec.md section 6) on under 3% of the pages of each set.
 Scoring and loading are devkit.corpus's, the same code as bench.accuracy's,
 so the gate and the benchmark cannot disagree. Only the fit runs (no
 peers). The corpus is found as devkit.corpus finds it (BLOCKDENSITY_DATA,

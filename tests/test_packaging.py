@@ -52,6 +52,9 @@ _IGNORED: Final = shutil.ignore_patterns(
 
 SETUPTOOLS_MIN: Final = 77  # PEP 639's `license = "MIT"` in pyproject.toml
 TIMEOUT: Final = 120
+# The wheel's build compiles the fit's modules (mypyc, Cython): minutes on a loaded
+# 2-core machine. A bound against a hang, not a speed target.
+BUILD_TIMEOUT: Final = 900
 WORKER_TIMEOUT: Final = 30  # `python -m worker` that does not exit has started: a failure
 
 PAGE: Final = """<!doctype html><html lang="en"><head><meta charset="utf-8">
@@ -139,7 +142,7 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Wheel:
     env = {**os.environ, "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
     command: list[str | Path] = [sys.executable, "-m", "pip", "wheel", "--no-deps"]
     command += ["--no-build-isolation", "--no-index", "--wheel-dir", out, source]
-    result = _run(command, env=env)
+    result = _run(command, env=env, timeout=BUILD_TIMEOUT)
     _check(result, "pip wheel")
     (path,) = out.glob("blockdensity-*.whl")
     with zipfile.ZipFile(path) as zf:
@@ -242,6 +245,7 @@ def test_wheel_installs_the_command(wheel: Wheel) -> None:
     assert wheel.entry_points.sections() == ["console_scripts"]
     assert dict(wheel.entry_points["console_scripts"]) == {
         "blockdensity": "blockdensity.cli:run",
+        "blockdensity-worker": "worker.__main__:run",
         "blockdensity-feed": "worker.feed.__main__:run",
         "blockdensity-collect": "worker.collect.__main__:run",
     }
@@ -346,6 +350,10 @@ def test_worker_help_needs_no_extra(venv: Venv) -> None:
     result = _python(venv, "-m", "worker", "--help")
     _check(result, "python -m worker --help")
     assert "BLOCKDENSITY_AMQP_URL" in result.stdout
+    # The console script is the same program.
+    script = _run([venv.scripts / "blockdensity-worker", "--help"], env=venv.env, cwd=venv.cwd)
+    _check(script, "blockdensity-worker --help")
+    assert script.stdout == result.stdout
 
 
 # --- the guard itself ------------------------------------------------------------

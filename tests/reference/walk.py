@@ -19,6 +19,8 @@ from typing import Final
 
 from blockdensity import article, dom, tags
 from blockdensity.conf import Conf
+from blockdensity.decode import Source
+from blockdensity.parse import closed_titles, parse
 from blockdensity.segment import (
     ANCHOR_MARK,
     BLOCK_END,
@@ -28,7 +30,6 @@ from blockdensity.segment import (
     BlockInfo,
     Page,
     Trace,
-    _close_titles,
     _declared_language,
     _document_title,
 )
@@ -54,17 +55,14 @@ class Table:
 def segment(html: str | bytes, conf: Conf, trace: Trace) -> tuple[Page, dom.Document, Table | None]:
     """segment.trace_segment's page of `html`, made by this walk, filling `trace`; and
     the page's element table (None without a body)."""
-    doc = dom.parse(html, regions=bool(conf.rules))
-    page, table = _walk(doc, conf, trace)
-    if not page.blocks:
-        # segment.trace_segment's repair of an unclosed <title>.
-        source = html.decode("utf-8", "replace") if isinstance(html, bytes) else html
-        repaired = _close_titles(source)
-        if repaired is not None:
-            trace.clear()
-            doc = dom.parse(repaired, regions=bool(conf.rules))
-            page, table = _walk(doc, conf, trace)
-    return page, doc, table
+    parsed = parse(Source(html, None), conf)
+    page, table = _walk(parsed.document, conf, trace)
+    if not page.blocks and (closed := closed_titles(parsed)) is not None:
+        # segment.trace_segment's reading of a page whose titles hold markup.
+        trace.clear()
+        parsed = closed
+        page, table = _walk(closed.document, conf, trace)
+    return page, parsed.document, table
 
 
 def _walk(doc: dom.Document, conf: Conf, trace: Trace) -> tuple[Page, Table | None]:
@@ -134,7 +132,7 @@ def _apply_attributes(doc: dom.Document, conf: Conf) -> tuple[dict[int, str], in
     """Rewrite the tree where an attribute changes what an element is.
 
     A hidden element is replaced by an empty <img>: no text, but words do not
-    join across it (SPEC section 2). An element with a dropped ARIA role, and
+    join across it (docs/spec.md section 2). An element with a dropped ARIA role, and
     each of the article profile's regions, gets marker elements before and
     after it. Returns the openers' labels by tag id, and the closer's tag id
     (-1 when there are no markers).
