@@ -31,7 +31,7 @@ from blockdensity import article, dom, tags
 from blockdensity.conf import Conf
 from blockdensity.decode import Source
 from blockdensity.nesting import REGION_ATTRIBUTE
-from blockdensity.parse import Parsed, closed_titles, parse
+from blockdensity.parse import Parsed
 from blockdensity.words import END
 
 __all__ = [
@@ -153,22 +153,20 @@ Trace: TypeAlias = list[tuple[int, dom.Node]]
 
 def trace_segment(html: str | bytes, conf: Conf, trace: Trace | None) -> tuple[Page, dom.Document]:
     """`segment`, also returning the parsed tree; when `trace` is a list, the walk fills
-    it with the block of every text node (for --highlight).
-    A page without a block whose titles hold markup is read with them closed
-    (blockdensity.parse.closed_titles), as the fit reads it."""
-    parsed = parse(Source(html, None), conf)
-    page = _walk(parsed.document, conf, trace)
-    if not page.blocks and (closed := closed_titles(parsed)) is not None:
-        if trace is not None:
-            trace.clear()
-        parsed = closed
-        page = _walk(closed.document, conf, trace)
-    return page, parsed.document
+    it with the block of every text node (for --highlight). The page is read as the
+    fit reads it under `conf` (blockdensity.read: read again when it shows almost no
+    text)."""
+    # read walks with this module's walk: imported here, where it is needed.
+    from blockdensity.read import read  # noqa: PLC0415
+
+    reading = read(Source(html, None), conf, trace)
+    return reading.page, reading.parsed.document
 
 
-def walk(parsed: Parsed, conf: Conf) -> Page:
-    """The walk stage: the parsed page as a sequence of text blocks under `conf`'s tag sets."""
-    return _walk(parsed.document, conf, None)
+def walk(parsed: Parsed, conf: Conf, trace: Trace | None = None) -> Page:
+    """The walk stage: the parsed page as a sequence of text blocks under `conf`'s tag sets;
+    with `trace`, the walk fills it with the block of every text node (for --highlight)."""
+    return _walk(parsed.document, conf, trace)
 
 
 _ITEMPROP: Final = compiled_walk.DECLARED_ATTRIBUTES.index("itemprop")
