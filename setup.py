@@ -70,6 +70,7 @@ COMPILED = [
     "blockdensity/decide/container.py",
     "blockdensity/decide/forum.py",
     "blockdensity/decide/listing.py",
+    "blockdensity/decide/tables.py",
     "blockdensity/decide/stage.py",
     "blockdensity/render.py",
     "blockdensity/fit.py",

@@ -70,6 +70,9 @@ class Rule(StrEnum):
     # a footer kept because it held most of the kept words is dropped (a
     # product's or a listing's footer is never its content)
     FOOTER_MAJORITY = "footer_majority"
+    # on every page: a data table with a kept cell is kept whole (its cells are
+    # short blocks the tree rejects)
+    DATA_TABLES = "data_tables"
     # on a forum, the posts the comments rule took are the thread's text
     FORUM_POSTS = "forum_posts"
     # on listings, collections, documentation and service pages, what the tree

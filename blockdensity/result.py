@@ -100,6 +100,7 @@ class Reason(StrEnum):
     CONTAINER_TEXT = "container_text"  # kept: rejected by the tree inside the trusted container
     SPAN_TEXT = "span_text"  # kept: a short block with few links between kept text
     ITEM_CARD = "item_card"  # kept: an item card's heading or line (listings, collections)
+    DATA_TABLE = "data_table"  # kept: a cell of a data table with a kept cell (every page)
 
 
 class FallbackReason(StrEnum):

@@ -136,3 +136,34 @@ def test_every_kind_runs_the_article_rules_and_its_own(kind: PageType) -> None:
     assert rules & KIND_ONLY == KIND_RULES[kind]
     without = dataclasses.replace(DEFAULT_CONF, article_rules=frozenset())
     assert rules_for(without.article_rules, kind, 1.0) == frozenset()
+
+
+def table(rows: int, columns: int, *, head: bool = True) -> str:
+    """A data table: a header row of <th>, then rows of short cells."""
+    header = "<tr>" + "".join(f"<th>h{c}</th>" for c in range(columns)) + "</tr>" if head else ""
+    body = "".join(
+        "<tr>" + "".join(f"<td>r{r}c{c} v{r}{c}</td>" for c in range(columns)) + "</tr>"
+        for r in range(rows)
+    )
+    return f"<table>{header}{body}</table>"
+
+
+def test_a_data_table_with_a_kept_cell_is_kept_whole_on_every_page() -> None:
+    html = page(f"<p>{seq('a', 1, 40)}</p>{table(4, 3)}<p>{seq('b', 1, 40)}</p>")
+    for kind in (PageType.ARTICLE, PageType.PRODUCT):
+        fit = fit_text(html, page_type=kind)
+        for r in range(4):
+            for c in range(3):
+                assert f"r{r}c{c} v{r}{c}" in fit.text
+        assert Reason.DATA_TABLE in {block.reason for block in fit.blocks}
+    without = Conf(article_rules=ARTICLE_RULES - {Rule.DATA_TABLES})
+    assert "r2c1" not in fit_text(html, without).text
+
+
+def test_a_layout_table_is_left_to_the_tree() -> None:
+    # One column: the page's grid, not a table of data.
+    html = page(f"<p>{seq('a', 1, 40)}</p>{table(4, 1, head=False)}<p>{seq('b', 1, 40)}</p>")
+    assert (
+        fit_text(html).text
+        == fit_text(html, Conf(article_rules=ARTICLE_RULES - {Rule.DATA_TABLES})).text
+    )

@@ -3,6 +3,11 @@
 tree.py       the published decision tree (docs/spec.md section 4)
 semantic.py   the semantic drop (docs/spec.md section 5)
 article.py    the article profile's rules
+kinds.py      which rules run on which kind of page (a table)
+container.py  the rules of the content area of a page that is not an article
+forum.py      the rules of a forum thread
+listing.py    the rules of a listing or a collection
+tables.py     the rule of data tables, on every kind of page
 outcome.py    the outcomes, and how each is reported
 board.py      the page's columns the passes read
 stage.py      decide(): the passes in order, the published verdict, the fallback

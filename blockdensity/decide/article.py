@@ -53,8 +53,17 @@ __all__ = [
 
 # The rules that act on the regions the page names, and those that read the
 # sequence of blocks.
-SEQUENCE_RULES: Final = frozenset((Rule.LIST_HEADINGS, Rule.BETWEEN_TEXT))
-REGION_RULES: Final = ARTICLE_RULES - SEQUENCE_RULES
+SEQUENCE_RULES: Final[frozenset[Rule]] = frozenset((Rule.LIST_HEADINGS, Rule.BETWEEN_TEXT))
+REGION_RULES: Final[frozenset[Rule]] = frozenset(
+    (
+        Rule.COMMENTS,
+        Rule.BOXES,
+        Rule.MAIN_CONTAINER,
+        Rule.INNER_CONTAINER,
+        Rule.LINKED_PROSE,
+        Rule.CONTENT_CONTAINER,
+    )
+)
 _LINK_DENSE: Final = LEAVES.index(Reason.LINK_DENSE)
 _SHORT_ISOLATED: Final = LEAVES.index(Reason.SHORT_ISOLATED)
 _KEPT: Final = Outcome.KEPT

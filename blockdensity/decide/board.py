@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from blockdensity.conf import Rule
 from blockdensity.pagetype import PageType
+from blockdensity.segment import Page
 
 __all__ = ["Board"]
 
@@ -18,6 +19,7 @@ class Board:
         "labels",
         "leaves",
         "links",
+        "page",
         "page_type",
         "parents",
         "rules",
@@ -37,6 +39,7 @@ class Board:
         labels: list[str],
         parents: list[int],
         rules: frozenset[Rule],
+        page: Page,
         page_type: PageType = PageType.ARTICLE,
         type_confidence: float = 0.0,
     ) -> None:
@@ -56,3 +59,5 @@ class Board:
         self.rules = rules
         self.page_type = page_type  # what kind of page it is (blockdensity.pagetype)
         self.type_confidence = type_confidence  # how sure that is, 0 to 1
+        # The walk's page, for the rules that read its structure (decide.tables).
+        self.page = page

@@ -39,6 +39,7 @@ class Outcome(IntEnum):
     CONTAINER = 14  # kept: rejected by the tree inside the trusted container
     SPAN = 15  # kept: a short block with few links between kept text
     CARD = 16  # kept: an item card's heading or line
+    TABLE = 17  # kept: a cell of a data table with a kept cell
 
 
 KEPT_OUTCOMES: Final = frozenset(
@@ -51,6 +52,7 @@ KEPT_OUTCOMES: Final = frozenset(
         Outcome.CONTAINER,
         Outcome.SPAN,
         Outcome.CARD,
+        Outcome.TABLE,
     )
 )
 
@@ -69,6 +71,7 @@ RULE_OUTCOMES: Final = {
     Rule.CONTAINER_TEXT: Outcome.CONTAINER,
     Rule.SPAN_TEXT: Outcome.SPAN,
     Rule.ITEM_CARDS: Outcome.CARD,
+    Rule.DATA_TABLES: Outcome.TABLE,
 }
 
 # How each outcome is reported: its Decision, and its Reason (None: the
@@ -91,4 +94,5 @@ REPORTED: Final[dict[Outcome, tuple[Decision, Reason | None]]] = {
     Outcome.CONTAINER: (Decision.CONTENT, Reason.CONTAINER_TEXT),
     Outcome.SPAN: (Decision.CONTENT, Reason.SPAN_TEXT),
     Outcome.CARD: (Decision.CONTENT, Reason.ITEM_CARD),
+    Outcome.TABLE: (Decision.CONTENT, Reason.DATA_TABLE),
 }

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from typing import Final
 
 from blockdensity.conf import Conf, Rule
-from blockdensity.decide import article, container, forum, listing, semantic
+from blockdensity.decide import article, container, forum, listing, semantic, tables
 from blockdensity.decide.board import Board
 from blockdensity.decide.kinds import rules_for
 from blockdensity.decide.outcome import KEPT_OUTCOMES, Outcome
@@ -42,6 +42,7 @@ PASSES: Final[tuple[tuple[frozenset[Rule], Pass], ...]] = (
     (article.SEQUENCE_RULES, article.apply_sequence),
     # The rules by kind of page (decide.kinds says which kinds each runs on).
     (frozenset((Rule.FOOTER_MAJORITY,)), container.apply_footer),
+    (frozenset((Rule.DATA_TABLES,)), tables.apply),
     (frozenset((Rule.FORUM_POSTS,)), forum.apply),
     (frozenset((Rule.CONTAINER_TEXT,)), container.apply_container),
     (frozenset((Rule.SPAN_TEXT,)), container.apply_span),
@@ -99,6 +100,7 @@ def decide(
         rules=rules_for(conf.rules, page_type, type_confidence) if conf.rules else conf.rules,
         page_type=page_type,
         type_confidence=type_confidence,
+        page=page,
     )
     outcomes = _judge(board)
     kept = [index for index, outcome in enumerate(outcomes) if outcome in KEPT_OUTCOMES]
@@ -158,6 +160,7 @@ def _published(board: Board) -> Board:
         rules=frozenset(),
         page_type=board.page_type,
         type_confidence=board.type_confidence,
+        page=board.page,
     )
 
 

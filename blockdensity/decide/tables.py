@@ -1,0 +1,55 @@
+"""The rule of data tables, on every kind of page: a data table is kept whole.
+
+A table's cells are short blocks, which the published tree rejects unless a
+long block stands next to them: a table of figures loses half its words. A
+data table (at least two rows and two columns, no table nested in it) one of
+whose cells is kept is kept whole, but for its link-dense cells (a table of
+links is navigation) and the cells in a dropped element or region. A layout
+table (one row or column, or tables nested for the page's grid) is left to
+the tree: its cells are the page's blocks, not a table's.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from blockdensity.article import CONTENT_SCOPE, MAIN_SCOPE
+from blockdensity.decide.board import Board
+from blockdensity.decide.outcome import KEPT_OUTCOMES, Outcome
+from blockdensity.structure import Structure
+
+__all__ = ["MIN_COLUMNS", "MIN_ROWS", "apply"]
+
+MIN_ROWS: Final = 2
+MIN_COLUMNS: Final = 2
+_CELLS: Final = frozenset(("td", "th"))
+_CONTAINERS: Final = frozenset((MAIN_SCOPE, CONTENT_SCOPE))
+
+
+def apply(board: Board, outcomes: list[Outcome]) -> None:
+    """data_tables: every cell of a data table with a kept cell is kept (not link lists)."""
+    elements = board.elements
+    if not any(element in _CELLS for element in elements):
+        return  # most pages: no table cell, and no structure to build
+    structure = Structure(board.page)
+    tables: dict[int, list[int]] = {}
+    for index, element in enumerate(elements):
+        if element in _CELLS:
+            cell = structure.cell(index)
+            if cell is not None and cell.table >= 0:
+                tables.setdefault(cell.table, []).append(index)
+    words, links, labels = board.words, board.links, board.labels
+    for table, blocks in tables.items():
+        if not any(outcomes[index] in KEPT_OUTCOMES for index in blocks):
+            continue
+        shape = structure.table_shape(table)
+        if shape.nested or shape.rows < MIN_ROWS or shape.columns < MIN_COLUMNS:
+            continue
+        for index in blocks:
+            scope = board.scopes[index]
+            if (
+                outcomes[index] not in KEPT_OUTCOMES
+                and (scope < 0 or labels[scope] in _CONTAINERS)
+                and 2 * links[index] <= words[index]
+            ):
+                outcomes[index] = Outcome.TABLE
