@@ -29,6 +29,7 @@ from blockdensity.decode import decode_html
 __all__ = [
     "ALL_SETS",
     "DEFAULT_DATA",
+    "SAMPLE_DATA",
     "SEGMENT_SETS",
     "SETS",
     "Corpus",
@@ -58,6 +59,10 @@ def _default_data() -> Path:
 
 
 DEFAULT_DATA = _default_data()
+# The sample of the development sets kept in the repository, in the same layout
+# (tests/corpus/README.md; devkit.corpus_sample makes it): what the tests run on,
+# so that a checkout passes them without the full sets.
+SAMPLE_DATA = Path(__file__).resolve().parents[1] / "tests" / "corpus"
 # The ROUGE sets (a human-marked main text per page): what load_pages reads
 # by default, and what the tests that go over "the whole corpus" read.
 SETS = ("scrapinghub", "readability")
