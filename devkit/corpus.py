@@ -93,10 +93,12 @@ def load_pages(data: Path = DEFAULT_DATA, sets: tuple[str, ...] = SETS) -> list[
 
 
 class Corpus:
-    """The development corpus at `data`, loaded on first use (only the callers that need it do)."""
+    """The development corpus at `data` (its `sets`), loaded on first use (only the callers
+    that need it do)."""
 
-    def __init__(self, data: Path) -> None:
+    def __init__(self, data: Path, sets: tuple[str, ...] = SETS) -> None:
         self.data = data
+        self.sets = sets
         self._pages: list[Page] | None = None
 
     @property
@@ -105,7 +107,7 @@ class Corpus:
 
     def pages(self) -> list[Page]:
         if self._pages is None:
-            self._pages = load_pages(self.data)
+            self._pages = load_pages(self.data, self.sets)
         return self._pages
 
 

@@ -36,6 +36,7 @@ from devkit.corpus import DEFAULT_DATA, SAMPLE_DATA
 __all__ = [
     "PAGE_TYPED",
     "PER_PAGE_TYPE",
+    "SAMPLED_SETS",
     "SIZES",
     "TRUTH_FILES",
     "WARC",
@@ -59,6 +60,8 @@ TRUTH_FILES: Final = {
     PAGE_TYPED: ("ground_truth.jsonl",),
 }
 WARC: Final = "warc"
+# Every set of the sample: what the tests that go over "every corpus page" read.
+SAMPLED_SETS: Final = tuple(TRUTH_FILES)
 
 
 @dataclass(frozen=True)

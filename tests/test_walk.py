@@ -1,7 +1,7 @@
 """The walk the fit runs (blockdensity._walk) against the traced one of --highlight (segment.py).
 
 Both must make the same page, field for field, on every page of the
-development corpus, the fuzz corpus, hostile shapes and random tag soup,
+development corpus's sample (tests/corpus), the fuzz corpus, hostile shapes and random tag soup,
 under the article profile (regions wrapped in marker elements), SPEC's
 published profile and the renderer's (no drops); so the same words, link
 words, decisions and text follow. The declaring elements they hand to
@@ -30,14 +30,14 @@ from blockdensity.measure import measure
 from blockdensity.metadata import read_metadata
 from blockdensity.nesting import REGION_ATTRIBUTE
 from blockdensity.segment import Page, trace_segment
-from devkit.corpus import DEFAULT_DATA, Corpus
+from devkit.corpus import SAMPLE_DATA, Corpus
+from devkit.corpus_sample import SAMPLED_SETS
 from devkit.fuzzing import CORPUS_DIR, Input, inputs
 from devkit.hostile import flat_divs, nested_divs, unclosed_formatting
 from tests.hypothesis_profiles import examples
 
 ROOT = Path(__file__).resolve().parents[1]
-CORPUS = Corpus(DEFAULT_DATA)
-needs_corpus = pytest.mark.skipif(not CORPUS.available, reason=f"no corpus at {DEFAULT_DATA}")
+CORPUS = Corpus(SAMPLE_DATA, SAMPLED_SETS)  # every page of the sample (tests/corpus)
 
 # The article profile (the default), SPEC's profile, the renderer's, and one
 # that drops ARIA roles too (marker elements around each).
@@ -113,13 +113,11 @@ def test_another_selectolax_makes_the_import_fail_loudly() -> None:
     assert "selectolax 9.9.9 is installed" in result.stderr
 
 
-@needs_corpus
 def test_both_walks_agree_on_every_corpus_page() -> None:
     for page in CORPUS.pages():
         agree(page.html)
 
 
-@needs_corpus
 def test_both_walks_agree_on_the_raw_bytes_of_the_corpus() -> None:
     # Bytes go to lexbor as UTF-8: a page in another encoding gives it
     # invalid sequences, which both walks read as U+FFFD.
