@@ -111,8 +111,9 @@ class FetchedPage(msgspec.Struct, Generic[BodyT], kw_only=True, frozen=True):
 # extends: a field added there is in the output (and, once `python -m
 # worker.schemas` has run, in its JSON Schema) with no edit here. A fit
 # process builds it (`clean_page`) and sends it encoded. A dataclass rather
-# than a Struct, as Summary is (the library has no msgspec); msgspec encodes
-# it just as well. The docstring is the schema's.
+# than a Struct, as Summary is (the library's results are plain dataclasses:
+# msgspec is only its JSON-LD decoder, blockdensity/jsonld.py); msgspec
+# encodes it just as well. The docstring is the schema's.
 @dataclass(frozen=True, slots=True, kw_only=True)
 class KeptBlock:
     """One block of the page's text: what it is, and its text (its lines in `text`)."""
