@@ -37,7 +37,8 @@ def test_the_pages_are_the_bytes_their_ids_name() -> None:
 
 def test_every_page_type_of_wcxb_dev_is_there_with_every_ground_truth_field() -> None:
     folder = SAMPLE_DATA / PAGE_TYPED
-    rows = [json.loads(line) for line in (folder / "ground_truth.jsonl").open(encoding="utf-8")]
+    lines = (folder / "ground_truth.jsonl").read_text("utf-8").splitlines()
+    rows = [json.loads(line) for line in lines if line]
     by_type: dict[str, int] = {}
     for row in rows:
         by_type[row["page_type"]] = by_type.get(row["page_type"], 0) + 1
