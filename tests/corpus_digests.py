@@ -20,9 +20,8 @@ to keep in the repository. tests/test_corpus_digests.py checks them; a
 change meant to alter outputs rewrites both files, and their diffs name every
 page whose output changed:
 
-    python -m tests.corpus_digests            # rewrite tests/corpus_digests.json
-    python -m tests.corpus_digests --sample   # rewrite tests/sample_digests.json
-    python -m tests.corpus_digests --check    # list the pages that differ (--sample: its)
+    python -m tests.corpus_digests            # rewrite both (the full sets' where they are)
+    python -m tests.corpus_digests --check    # list the pages that differ
 """
 
 from __future__ import annotations
@@ -117,31 +116,38 @@ def differences(found: Digests, stored: Digests) -> list[str]:
     return lines
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="compare, do not rewrite")
-    parser.add_argument(
-        "--sample", action="store_true", help=f"the sample ({SAMPLE_DATA}), not the full sets"
-    )
-    parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="the full sets")
-    args = parser.parse_args()
-    data, stored_at = (SAMPLE_DATA, SAMPLE_STORED) if args.sample else (args.data, STORED)
-    found = compute(data)
-    if not found:
-        print(f"no pages under {data}", file=sys.stderr)
-        return 1
-    if args.check:
-        lines = differences(found, load(stored_at))
-        print("\n".join(lines) or f"all {len(found)} pages as stored")
-        return 1 if lines else 0
+def _rewrite(found: Digests, stored_at: Path) -> None:
     # One line per page, so that a diff of the file names the pages that changed.
     lines = [
         f"{json.dumps(key)}: {json.dumps(found[key], ensure_ascii=False)}" for key in sorted(found)
     ]
-    text = "{\n" + ",\n".join(lines) + "\n}\n"
-    stored_at.write_text(text, encoding="utf-8")
+    stored_at.write_text("{\n" + ",\n".join(lines) + "\n}\n", encoding="utf-8")
     print(f"{len(found)} pages written to {stored_at}")
-    return 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="compare, do not rewrite")
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="the full sets")
+    args = parser.parse_args()
+    stores = [(SAMPLE_DATA, SAMPLE_STORED)]
+    if args.data.is_dir():
+        stores.append((args.data, STORED))
+    else:
+        print(f"no full sets at {args.data}: only the sample's digests", file=sys.stderr)
+    differing = 0
+    for data, stored_at in stores:
+        found = compute(data)
+        if not found:
+            print(f"no pages under {data}", file=sys.stderr)
+            return 1
+        if not args.check:
+            _rewrite(found, stored_at)
+            continue
+        lines = differences(found, load(stored_at))
+        print("\n".join(lines) or f"all {len(found)} pages under {data} as stored")
+        differing += len(lines)
+    return 1 if differing else 0
 
 
 if __name__ == "__main__":

@@ -6,7 +6,7 @@ of every page of every set under both profiles as stored: the repository's
 sample (tests/corpus, sample_digests.json) in every checkout, and the full
 development sets (corpus_digests.json) wherever they are (CI has them). One
 that is meant to change them rewrites both files (`python -m
-tests.corpus_digests`, then with `--sample`) and their diffs name the pages.
+tests.corpus_digests`) and their diffs name the pages.
 """
 
 from __future__ import annotations
