@@ -1,15 +1,10 @@
 """Where the default fit's time goes, stage by stage, on small pages and on large ones.
 
-Each page is fitted by calling, in sequence, the same internal functions
-blockdensity.fit.fit_text calls (blockdensity/fit.py, dom.py, segment.py),
-with a CPU-time reading (process_time) after each: the encoding of the page
-to UTF-8, the nesting scan (blockdensity.nesting, which also marks the
-article profile's regions), lexbor's parse, the walk (segment), measure,
-classify, the semantic drop and the article rules (the fates), the verdict
-(the kept blocks, the published verdict when the rules took everything, the
-fallback), the blocks' texts, render, the language detection, the digest
-(the text's SHA-256), the metadata, the Fit record, then what the worker's
-fit process does with it (worker/stage/fitproc.py): the CleanPage built and
+Each page is fitted by calling blockdensity's stage functions in the order
+fit_text calls them (blockdensity/fit.py: decode, parse, walk, measure,
+decide, render; then the language, the metadata and the record), with a
+CPU-time reading (process_time) after each; then what the worker's fit
+process does with it (worker/stage/fitproc.py): the CleanPage built and
 encoded with msgspec (MessagePack, as bench.worker_e2e sends); last, the
 freeing of the page (the Fit holds the walk's Page, whose declaration nodes
 hold lexbor's tree: the tree goes when the Fit goes).
@@ -25,13 +20,14 @@ timer's own cost (calibrated here: one reading per stage). The sum of the
 stages is compared with the whole fit's best round (the residual), and so is
 the staged fit run without clock readings (a third variant each round): the
 glue between the calls here is interpreted Python where fit.py is compiled
-by mypyc, and that row shows what it costs (nothing measurable on the
-corpus); the residual is then what the readings themselves disturb, and noise.
+by mypyc, and that row shows what it costs; the residual is then what the
+readings themselves disturb, and noise.
 
 Groups: per corpus (dev: scrapinghub + readability; small: trafilatura-eval),
 its smallest size quartile (Q1), all its pages, its largest quartile (Q4).
-Outside the fit, for the worker (issue 24 item 4): the message's decoding
-(msgspec, MessagePack) and the bytes' (prepare_html) are timed too.
+Outside the fit, for the worker: the message's decoding (msgspec,
+MessagePack) and the bytes' (prepare_html) are timed too, and so is the bare
+parse (selectolax's parser on the decoded str, bench.speed's floor).
 
     python -m bench.stages [--rounds N] [--corpus dev|small|both]
                            [--profile article|published|both] [--data ../shared/data]
@@ -41,7 +37,6 @@ from __future__ import annotations
 
 import argparse
 import gc
-import hashlib
 import itertools
 import shlex
 import sys
@@ -50,220 +45,82 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
-from selectolax.lexbor import LexborDocumentOptions, LexborHTMLParser
+from selectolax.lexbor import LexborHTMLParser
 
 from bench.speed import CORPORA, forget_split_urls, html_bytes, size_quartiles
-from blockdensity import DEFAULT_CONF, PUBLISHED_CONF, Conf, fit_text
-from blockdensity import dom as dom_module
-from blockdensity import fit as fit_module
-from blockdensity import metadata as metadata_module
-from blockdensity import segment as segment_module
-from blockdensity._nesting import has_growing_reference
-from blockdensity._walk import DECLARED_ATTRIBUTES
-from blockdensity.classify import classify
-from blockdensity.conf import Comments
-from blockdensity.decode import prepare_html
+from blockdensity import DEFAULT_CONF, PUBLISHED_CONF, Conf, Fit, fit_text
+from blockdensity.decide import decide
+from blockdensity.decode import decode, prepare_html
+from blockdensity.dom import Document
+from blockdensity.fit import NO_LANGUAGE, REREAD_WORDS, record, reread
 from blockdensity.language import detect_language
 from blockdensity.measure import measure
-from blockdensity.nesting import bound_nesting
-from blockdensity.render import render_blocks
-from blockdensity.result import NO_METADATA, Block, FallbackReason, Fit, Metadata, summary_fields
-from blockdensity.times import rfc3339
+from blockdensity.metadata import read_metadata
+from blockdensity.parse import parse
+from blockdensity.render import render
+from blockdensity.result import NO_METADATA, summary_fields
+from blockdensity.segment import walk
 from devkit.corpus import DEFAULT_DATA, Page, load_pages
 from worker.schemas import Encoding, FetchedPage, clean_page, decode_page, encode_message
 
-# blockdensity.metadata.read_metadata, step by step.
-METADATA_STAGES: Final = (
-    "metadata: meta, link, script",
-    "metadata: JSON-LD",
-    "metadata: microdata query",
-    "metadata: fields",
-)
 # The fit's stages, in order; then the worker's around it (not part of fit_text).
 FIT_STAGES: Final = (
-    "encode (str to UTF-8)",
-    "scan (nesting, regions)",
-    "parse (lexbor)",
-    "walk (segment)",
-    "measure",
-    "classify",
-    "fates (drop, article rules)",
-    "verdict (kept, fallback)",
-    "block texts",
+    "decode",
+    "parse (encode, scan, lexbor)",
+    "walk",
+    "measure (and rereadings)",
+    "decide",
     "render",
     "language",
-    "digest (SHA-256)",
-    *METADATA_STAGES,
-    "Fit record",
+    "metadata",
+    "record (Fit)",
 )
 RECORD: Final = "record (CleanPage + msgpack)"
 FREE: Final = "free (Fit, page, tree)"
 AFTER_STAGES: Final = (RECORD, FREE)
 MESSAGE: Final = "message decode (msgspec)"
 BYTES: Final = "bytes decode (prepare_html)"
-WORKER_STAGES: Final = (MESSAGE, BYTES)
+BARE: Final = "bare parse (selectolax, str)"
+WORKER_STAGES: Final = (MESSAGE, BYTES, BARE)
 STAGES: Final = FIT_STAGES + AFTER_STAGES + WORKER_STAGES
 WHOLE: Final = "whole fit_text"
 UNREAD: Final = "staged fit, no clock readings"
 
-_fates = fit_module._fates
-_KEPT_FATES = fit_module._KEPT_FATES
-_COMMENTS = fit_module._COMMENTS
-_block_records = fit_module._block_records
-_walk = segment_module._walk
-_close_titles = segment_module._close_titles
-_GROWING_REFERENCE = dom_module._GROWING_REFERENCE
-_replacement = dom_module._replacement
-_read_declarations = metadata_module._read_declarations
-_may_hold_microdata = metadata_module._may_hold_microdata
-_read_jsonld = metadata_module._read_jsonld
-_read_microdata = metadata_module._read_microdata
-_first = metadata_module._first
-_resolve = metadata_module._resolve
-_metadata = metadata_module._metadata
-_PUBLISHED = metadata_module._PUBLISHED
-_MICRODATA = metadata_module._MICRODATA
-
 Clock = Callable[[], float]
 
 
-def staged_fit(  # noqa: C901, PLR0912 - fit_text's body, one stage after another
+def staged_fit(
     html: str, conf: Conf, url: str, marks: list[float], clock: Clock
-) -> tuple[Fit, dom_module.Document]:
-    """fit_text(html, conf, url=url) for a str page, stage by stage: appends a clock
-    reading to `marks` after each of FIT_STAGES. Must mirror blockdensity/fit.py.
-    Also returns the tree, so that the caller frees it where it chooses (the Fit
-    holds it anyway when the body has declarations: their nodes hold the tree)."""
-    # dom.parse: encode, the two growing references, the nesting scan, lexbor.
-    data = html.encode("utf-8", "ignore")
-    if has_growing_reference(data):
-        data = _GROWING_REFERENCE.sub(_replacement, data)
+) -> tuple[Fit, Document]:
+    """fit_text(html, conf, url=url), its stage functions called one after another:
+    appends a clock reading to `marks` after each of FIT_STAGES. Also returns the
+    tree, so that the caller frees it where it chooses (the Fit holds it anyway when
+    the body has declarations: their nodes hold the tree)."""
+    source = decode(html)
     marks.append(clock())
-    regions = bool(conf.rules)
-    data = bound_nesting(data, regions=regions)
+    parsed = parse(source, conf)
     marks.append(clock())
-    doc = LexborHTMLParser(data, options=LexborDocumentOptions.WO_EVENTS, scripting=True)
+    page = walk(parsed, conf)
     marks.append(clock())
-    # segment.trace_segment: the walk, and the unclosed-title repair (rare: in the walk).
-    page = _walk(doc, conf, None)
-    if not page.blocks:
-        repaired = _close_titles(html)
-        if repaired is not None:
-            doc = dom_module.parse(repaired, regions=regions)
-            page = _walk(doc, conf, None)
+    measures = measure(page)
+    if not page.blocks or sum(measures.words) < REREAD_WORDS:
+        parsed, page, measures = reread(parsed, page, measures, conf)
     marks.append(clock())
-    raw_blocks = page.blocks
-    words, links = measure(page)
+    verdict = decide(page, measures, conf)
     marks.append(clock())
-    leaves = classify(words, links, conf)
+    rendered = render(page, verdict, conf.comments)
     marks.append(clock())
-    scopes, parents = page.drop_scopes, page.scope_parents
-    fates = _fates(raw_blocks, words, links, leaves, scopes, parents, conf.rules)
+    language = detect_language(rendered.text) if conf.detect_language else NO_LANGUAGE
     marks.append(clock())
-    kept = [index for index, fate in enumerate(fates) if fate in _KEPT_FATES]
-    kept_words = [words[index] for index in kept]
-    if conf.rules and not any(kept_words):
-        published = _fates(raw_blocks, words, links, leaves, scopes, parents, frozenset())
-        verdict = [index for index, fate in enumerate(published) if fate in _KEPT_FATES]
-        if any(words[index] for index in verdict):
-            fates, kept = published, verdict
-            kept_words = [words[index] for index in kept]
-    words_total = sum(words)
-    blocks_with_words = len(words) - words.count(0)
-    fallback: FallbackReason | None = None
-    if words_total == 0:
-        fallback = FallbackReason.NO_TEXT
-    elif blocks_with_words <= 1:
-        fallback = FallbackReason.SINGLE_BLOCK
-    elif not any(kept_words):
-        fallback = FallbackReason.NOTHING_KEPT
-    if fallback is not None:
-        kept = list(range(len(raw_blocks)))
-        kept_words = words
-    marks.append(clock())
-    texts = page.block_texts()
-    marks.append(clock())
-    text = render_blocks([raw_blocks[index] for index in kept], [texts[index] for index in kept])
-    comments = None
-    if fallback is None and conf.comments is not Comments.DROP:
-        found = [index for index, fate in enumerate(fates) if fate == _COMMENTS]
-        if found:
-            comments = render_blocks(
-                [raw_blocks[index] for index in found], [texts[index] for index in found]
-            )
-            if conf.comments is Comments.INCLUDE:
-                text = f"{text}\n{comments}" if text else comments
-    marks.append(clock())
-    lang_detected, lang_confidence = detect_language(text) if conf.detect_language else (None, None)
-    marks.append(clock())
-    digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
-    marks.append(clock())
-    if conf.read_metadata:
-        metadata = staged_metadata(
-            doc, page.declarations, url, page.declared_ids, page.microdata, marks, clock
-        )
-    else:
-        metadata = NO_METADATA
-        marks += [clock()] * len(METADATA_STAGES)
-
-    def blocks() -> tuple[Block, ...]:
-        return _block_records(scopes, raw_blocks, texts, words, links, leaves, fates)
-
-    fit = Fit(
-        text=text,
-        title=page.title,
-        lang=page.lang,
-        fallback_reason=fallback,
-        block_factory=blocks,
-        blocks_total=len(raw_blocks),
-        blocks_with_words=blocks_with_words,
-        blocks_kept=len(kept),
-        words_total=words_total,
-        words_kept=sum(kept_words),
-        profile=conf.profile,
-        lang_detected=lang_detected,
-        lang_confidence=lang_confidence,
-        text_sha256=digest,
-        metadata=metadata,
-        encoding=None,
-        comments=comments or None,
+    metadata = (
+        read_metadata(parsed.document, page.declarations, url, page.declared_ids, page.microdata)
+        if conf.read_metadata
+        else NO_METADATA
     )
     marks.append(clock())
-    return fit, doc
-
-
-def staged_metadata(  # noqa: PLR0913, PLR0917 - read_metadata's arguments, the clock's two
-    doc: dom_module.Document,
-    body: list[dom_module.Node],
-    url: str,
-    names: tuple[int, ...],
-    microdata: bool | None,
-    marks: list[float],
-    clock: Clock,
-) -> Metadata:
-    """read_metadata(doc, body, url, names, microdata), appending a clock reading after
-    each of METADATA_STAGES. Must mirror blockdensity/metadata.py."""
-    root = doc.root
-    if root is None:
-        marks += [clock()] * len(METADATA_STAGES)
-        return Metadata()
-    values: dict[str, list[str]] = {}
-    scripts: list[str] = []
-    names = names or segment_module.attribute_ids(doc, DECLARED_ATTRIBUTES)
-    base_href = _read_declarations(doc, body, names, values, scripts)
+    fit = record(source, parsed, page, measures, verdict, rendered, language, metadata, conf)
     marks.append(clock())
-    if scripts:
-        _read_jsonld(scripts, values)
-    marks.append(clock())
-    published = _first(values, _PUBLISHED, rfc3339)
-    if published is None and _may_hold_microdata(doc, names, microdata):
-        for node in dom_module.select(root, _MICRODATA):
-            _read_microdata(node, node.attributes, values)
-    marks.append(clock())
-    base = (_resolve(url, base_href) if base_href else None) or url
-    metadata = _metadata(values, base, published)
-    marks.append(clock())
-    return metadata
+    return fit, parsed.document
 
 
 @dataclass(frozen=True, slots=True)
@@ -297,6 +154,8 @@ def run_page(item: Item, conf: Conf, *, staged: bool, clock: Clock) -> list[floa
     fetched = decode_page(item.message, Encoding.MSGPACK)
     marks.append(clock())
     prepare_html(fetched.body if isinstance(fetched.body, bytes) else fetched.body.encode())
+    marks.append(clock())
+    LexborHTMLParser(item.html)
     marks.append(clock())
     tree = None
     if staged:
@@ -365,8 +224,9 @@ def _run(item: Item, conf: Conf, variant: str, overhead: float) -> list[float]:
     marks = run_page(item, conf, staged=variant == "staged", clock=clock)
     spans = [later - earlier - overhead for earlier, later in itertools.pairwise(marks)]
     if variant == "staged":
-        return [*spans[2:], *spans[:2]]  # marks: message, bytes, the fit's stages, record, free
-    return [spans[2]]  # message, bytes, the fit, record, free
+        # marks: message, bytes, bare parse, the fit's stages, record, free
+        return [*spans[3:], *spans[:3]]
+    return [spans[3]]  # message, bytes, bare parse, the fit, record, free
 
 
 def profile(
@@ -485,7 +345,6 @@ def main() -> None:
     print(
         "% of the whole fit; the record and the free follow the fit in the worker's fit process"
         " (the free: the Fit keeps the tree alive); the message and bytes decodes precede it"
-        " (the fit here reads the decoded str, so its encode stage is the worker's bytes decode)"
     )
     print()
     results = profile(items, groups, confs, args.rounds, overhead)
@@ -502,11 +361,10 @@ def print_profiles(article: Timings, published: Timings, groups: list[Group]) ->
     print("### the article profile against the published (ms a page: article / published)")
     print()
     rows = {
-        "metadata": METADATA_STAGES,
+        "metadata": ("metadata",),
         "language": ("language",),
-        **{stage: (stage,) for stage in METADATA_STAGES},
-        "scan (nesting, regions)": ("scan (nesting, regions)",),
-        "fates (drop, article rules)": ("fates (drop, article rules)",),
+        "parse (encode, scan, lexbor)": ("parse (encode, scan, lexbor)",),
+        "decide": ("decide",),
         "whole fit_text": (WHOLE,),
     }
     print("| stage | " + " | ".join(group.name for group in groups) + " |")
@@ -520,16 +378,15 @@ def print_profiles(article: Timings, published: Timings, groups: list[Group]) ->
             for group in groups
         )
         print(f"| {label} | {cells} |")
-    # The bare parse (bench.speed's floor: selectolax's parse of the str, its encode
-    # included) is the encode and lexbor's parse; the scan between them is the fit's.
-    floor = ("encode (str to UTF-8)", "parse (lexbor)")
-    parses = {group.name: sum(published[group.name, stage] for stage in floor) for group in groups}
+    # The bare parse: bench.speed's floor (selectolax's parse of the str, its encode
+    # included), timed beside the fit in the published run.
+    parses = {group.name: published[group.name, BARE] for group in groups}
     cells = " | ".join(
         f"{article[group.name, WHOLE] / parses[group.name]:.2f}"
         f" / {published[group.name, WHOLE] / parses[group.name]:.2f}"
         for group in groups
     )
-    print(f"| whole fit in bare parses (encode + lexbor, published's) | {cells} |")
+    print(f"| whole fit in bare parses | {cells} |")
     print()
 
 

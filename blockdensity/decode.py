@@ -16,12 +16,12 @@ importer of both.
 from __future__ import annotations
 
 import re
-from typing import Final
+from typing import Final, NamedTuple
 
 import cchardet
 import webencodings
 
-__all__ = ["decode_html", "prepare_html", "resolve_label"]
+__all__ = ["Source", "decode", "decode_html", "prepare_html", "resolve_label"]
 
 # The detector reads at most this much: enough text to be sure, bounded time
 # on a hostile 20 MB page.
@@ -34,6 +34,22 @@ _BOMS: Final = ((b"\xef\xbb\xbf", "utf-8"), (b"\xfe\xff", "utf-16be"), (b"\xff\x
 # The WHATWG decoders of these labels differ from Python's codec of the same
 # name; these Python codecs decode as the standard says.
 _CODECS: Final = {"gbk": "gb18030", "x-user-defined": "cp1252"}
+
+
+class Source(NamedTuple):
+    """The decode stage's result: the page's markup as the parser reads it."""
+
+    markup: str | bytes  # text, or UTF-8 bytes (which the parser reads as they are)
+    encoding: str | None  # what bytes were decoded as (WHATWG name); None when given text
+
+
+def decode(html: str | bytes, charset: str | None = None) -> Source:
+    """The page as the parser reads it: bytes decoded as a browser would (`charset` is the
+    HTTP header's, if any), or the text as given."""
+    if isinstance(html, bytes):
+        markup, encoding = prepare_html(html, charset)
+        return Source(markup, encoding)
+    return Source(html, None)
 
 
 def decode_html(data: bytes, charset: str | None = None) -> tuple[str, str]:

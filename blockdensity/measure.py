@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from typing import Final
+from typing import Final, NamedTuple
 
 from blockdensity.segment import ANCHOR_MARK, BLOCK_END, BREAK_MARK, SUB_CLOSE, SUB_OPEN, Page
 from blockdensity.words import (
@@ -26,12 +26,19 @@ from blockdensity.words import (
     word_starts,
 )
 
-__all__ = ["measure"]
+__all__ = ["Measures", "measure"]
 
 _SPACE: Final = " "
 
 
-def measure(page: Page) -> tuple[list[int], list[int]]:
+class Measures(NamedTuple):
+    """The measure stage's figures: a column per figure, an entry per block in order."""
+
+    words: list[int]  # words (SPEC section 3)
+    links: list[int]  # words that begin inside a link
+
+
+def measure(page: Page) -> Measures:
     """Every block's word count and link word count, in block order."""
     text = page.text
     with_subs = SUB_OPEN in text
@@ -45,7 +52,7 @@ def measure(page: Page) -> tuple[list[int], list[int]]:
     links = count_ended(page.linked)
     if with_subs:
         _take_off_subs(page.text.split(BLOCK_END)[:-1], words, links)
-    return words, links
+    return Measures(words, links)
 
 
 def _take_off_subs(texts: list[str], words: list[int], links: list[int]) -> None:

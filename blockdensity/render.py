@@ -11,13 +11,41 @@ else, so a page whose every block is kept renders byte for byte as
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import NamedTuple
 
 from blockdensity import _text
-from blockdensity.conf import DEFAULT_CONF
+from blockdensity.conf import DEFAULT_CONF, Comments
+from blockdensity.decide import Verdict
 from blockdensity.decode import prepare_html
-from blockdensity.segment import BREAK_MARK, PRE, BlockInfo, segment
+from blockdensity.segment import BREAK_MARK, PRE, BlockInfo, Page, segment
 
-__all__ = ["block_lines", "html_to_text", "render_blocks"]
+__all__ = ["Rendered", "block_lines", "html_to_text", "render", "render_blocks"]
+
+
+class Rendered(NamedTuple):
+    """The render stage's result."""
+
+    text: str  # the kept blocks' text
+    comments: str | None  # the user comments' text, apart (Fit.comments), or None
+
+
+def render(page: Page, verdict: Verdict, comments: Comments) -> Rendered:
+    """The render stage: the text of the blocks `verdict` keeps, and of the comments it
+    took from the article (with INCLUDE, after the text too; with DROP, nowhere)."""
+    blocks = page.blocks
+    texts = page.block_texts()
+    kept = verdict.kept
+    text = render_blocks([blocks[index] for index in kept], [texts[index] for index in kept])
+    found = verdict.comments
+    if not found or comments is Comments.DROP:
+        return Rendered(text, None)
+    comments_text = render_blocks(
+        [blocks[index] for index in found], [texts[index] for index in found]
+    )
+    if comments is Comments.INCLUDE:
+        text = f"{text}\n{comments_text}" if text else comments_text
+    return Rendered(text, comments_text or None)
+
 
 # Rendering needs the boundary set only; the attribute reads for dropped ARIA
 # roles change nothing here, so they are skipped.

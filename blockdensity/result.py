@@ -96,11 +96,18 @@ class Reason(StrEnum):
 
 
 class FallbackReason(StrEnum):
-    """Why the fit returned the page's full text (SPEC section 6)."""
+    """Why the fit returned the page's full text (SPEC section 6), or read the page
+    another way than a browser with scripting on (blockdensity.parse)."""
 
     SINGLE_BLOCK = "single_block"  # at most one block with words
     NOTHING_KEPT = "nothing_kept"  # no block with words survived
     NO_TEXT = "no_text"  # the page has no words at all
+    # The page shows (almost) no text with scripting on: the fit read the
+    # content of its <noscript> elements as the page (Discourse's crawler view).
+    NOSCRIPT = "noscript"
+    # ... and read the content a streaming renderer sent hidden (React's
+    # <div hidden id="S:n">) where it is.
+    DEFERRED_CONTENT = "deferred_content"
 
 
 def _doc(text: str) -> dict[str, str]:
@@ -215,7 +222,11 @@ class Summary:
     )
     fallback: bool = field(init=False, metadata=_doc("Whether fallback_reason is set."))
     fallback_reason: FallbackReason | None = field(
-        metadata=_doc("Why the whole text was returned (SPEC section 6), or null.")
+        metadata=_doc(
+            "Why the whole text was returned (SPEC section 6), or how the page was read when a"
+            " browser with scripting on shows (almost) none of it (noscript, deferred_content);"
+            " null otherwise."
+        )
     )
     blocks_total: int = field(metadata=_doc("Blocks with visible text."))
     blocks_with_words: int

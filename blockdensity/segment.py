@@ -31,7 +31,9 @@ from typing import Final, TypeAlias
 from blockdensity import _walk as compiled_walk
 from blockdensity import article, dom, tags
 from blockdensity.conf import Conf
+from blockdensity.decode import Source
 from blockdensity.nesting import REGION_ATTRIBUTE
+from blockdensity.parse import Parsed, closed_titles, parse
 from blockdensity.words import END
 
 __all__ = [
@@ -48,6 +50,7 @@ __all__ = [
     "Trace",
     "segment",
     "trace_segment",
+    "walk",
 ]
 
 BLOCK_END: Final = END
@@ -149,52 +152,22 @@ Trace: TypeAlias = list[tuple[int, dom.Node]]
 
 def trace_segment(html: str | bytes, conf: Conf, trace: Trace | None) -> tuple[Page, dom.Document]:
     """`segment`, also returning the parsed tree; when `trace` is a list, the walk is
-    the traced one, which fills it with the block of every text node (for --highlight)."""
-    doc = dom.parse(html, regions=bool(conf.rules))
-    page = _walk(doc, conf, trace)
-    if not page.blocks:
-        # An unclosed <title> swallows the whole page into the title (HTML5
-        # RCDATA), leaving an empty body. End each title that holds markup at
-        # its first tag and parse again, which recovers the page as the
-        # reference does. (Rare: only pages without visible body text pay.)
-        source = html.decode("utf-8", "replace") if isinstance(html, bytes) else html
-        repaired = _close_titles(source)
-        if repaired is not None:
-            if trace is not None:
-                trace.clear()
-            doc = dom.parse(repaired, regions=bool(conf.rules))
-            page = _walk(doc, conf, trace)
-    return page, doc
+    the traced one, which fills it with the block of every text node (for --highlight).
+    A page without a block whose titles hold markup is read with them closed
+    (blockdensity.parse.closed_titles), as the fit reads it."""
+    parsed = parse(Source(html, None), conf)
+    page = _walk(parsed.document, conf, trace)
+    if not page.blocks and (closed := closed_titles(parsed)) is not None:
+        if trace is not None:
+            trace.clear()
+        parsed = closed
+        page = _walk(closed.document, conf, trace)
+    return page, parsed.document
 
 
-_TITLE_OPEN: Final = re.compile(r"<title\b[^>]*>", re.IGNORECASE)
-_TAG_START: Final = re.compile(r"<[A-Za-z!?]|</(?!title\b)", re.IGNORECASE)
-_TITLE_CLOSE: Final = re.compile(r"</title\b", re.IGNORECASE)
-
-
-def _close_titles(html: str) -> str | None:
-    """`html` with every <title> whose text holds a tag ended before that tag; None if none does."""
-    cuts: list[int] = []
-    position = 0
-    while (opening := _TITLE_OPEN.search(html, position)) is not None:
-        tag = _TAG_START.search(html, opening.end())
-        closing = _TITLE_CLOSE.search(html, opening.end())
-        if tag is None:
-            break
-        if closing is None or tag.start() < closing.start():
-            cuts.append(tag.start())
-            position = tag.start()
-        else:
-            position = closing.end()
-    if not cuts:
-        return None
-    parts: list[str] = []
-    previous = 0
-    for cut in cuts:
-        parts += (html[previous:cut], "</title>")
-        previous = cut
-    parts.append(html[previous:])
-    return "".join(parts)
+def walk(parsed: Parsed, conf: Conf) -> Page:
+    """The walk stage: the parsed page as a sequence of text blocks under `conf`'s tag sets."""
+    return _walk(parsed.document, conf, None)
 
 
 # Custom elements the fit puts around an element dropped for its ARIA role,

@@ -1,4 +1,4 @@
-"""The decision tree (blockdensity.classify, SPEC section 4), in parts per million.
+"""The decision tree (blockdensity.decide.tree, SPEC section 4), in parts per million.
 
 `classify` is called directly on lists of (words, link words) and its leaf
 codes read through LEAVES: every leaf, the neighbours (the nearest blocks
@@ -15,7 +15,7 @@ import dataclasses
 import pytest
 
 from blockdensity import DEFAULT_CONF, Conf, Decision, FallbackReason, Reason
-from blockdensity.classify import CONTENT_LEAVES, LEAVES, classify, link_density_permil
+from blockdensity.decide.tree import CONTENT_LEAVES, LEAVES, classify, link_density_permil
 from tests.helpers import B, C, decisions, fit, measures, seq
 
 

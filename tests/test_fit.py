@@ -226,11 +226,13 @@ def test_no_fallback_is_reported_as_none() -> None:
     assert result.fallback_reason is None
 
 
-def test_fallback_reasons_are_exactly_three() -> None:
+def test_fallback_reasons_are_the_three_of_spec_and_the_two_readings() -> None:
     assert {reason.value for reason in FallbackReason} == {
         "single_block",
         "nothing_kept",
         "no_text",
+        "noscript",  # blockdensity.parse's other readings (tests/test_readings.py)
+        "deferred_content",
     }
 
 

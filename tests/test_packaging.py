@@ -52,6 +52,9 @@ _IGNORED: Final = shutil.ignore_patterns(
 
 SETUPTOOLS_MIN: Final = 77  # PEP 639's `license = "MIT"` in pyproject.toml
 TIMEOUT: Final = 120
+# The wheel's build compiles the fit's modules (mypyc, Cython): minutes on a loaded
+# 2-core machine. A bound against a hang, not a speed target.
+BUILD_TIMEOUT: Final = 900
 WORKER_TIMEOUT: Final = 30  # `python -m worker` that does not exit has started: a failure
 
 PAGE: Final = """<!doctype html><html lang="en"><head><meta charset="utf-8">
@@ -139,7 +142,7 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Wheel:
     env = {**os.environ, "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
     command: list[str | Path] = [sys.executable, "-m", "pip", "wheel", "--no-deps"]
     command += ["--no-build-isolation", "--no-index", "--wheel-dir", out, source]
-    result = _run(command, env=env)
+    result = _run(command, env=env, timeout=BUILD_TIMEOUT)
     _check(result, "pip wheel")
     (path,) = out.glob("blockdensity-*.whl")
     with zipfile.ZipFile(path) as zf:

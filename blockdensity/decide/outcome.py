@@ -1,0 +1,68 @@
+"""What happens to a block: the decide stage's outcomes, and how each is reported.
+
+An outcome is what the decide stage settled for a block: kept by the
+published tree, rejected by it, dropped by a semantic element, kept although
+a semantic element would drop it, or overridden by a rule after the tree.
+The fit keeps the blocks whose outcome is a keeping one (KEPT_OUTCOMES);
+the per-block records (blockdensity.result.Block) show each outcome as a
+Decision and a Reason (REPORTED).
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+from typing import Final
+
+from blockdensity.conf import Rule
+from blockdensity.result import Decision, Reason
+
+__all__ = ["KEPT_OUTCOMES", "REPORTED", "RULE_OUTCOMES", "Outcome"]
+
+
+class Outcome(IntEnum):
+    """A block's outcome. An IntEnum, so that the stage's lists compare and hash as ints."""
+
+    KEPT = 0  # the tree kept it
+    BOILERPLATE = 1  # the tree rejected it
+    DROPPED = 2  # inside a semantic element the configuration drops
+    MAJORITY = 3  # kept although in a dropped element: that element holds most of the text
+    COMMENTS = 4  # in the page's user comments (rendered apart, into Fit.comments)
+    BOX = 5  # in a share, newsletter, related, cookie, byline, promotion or gallery box
+    OUTSIDE_MAIN = 6  # outside the page's declared main container
+    OUTSIDE_INNER = 7  # inside it, but outside the container in it that holds most text
+    PROSE = 8  # rejected for its links, kept as prose inside the trusted container
+    OUTSIDE_CONTENT = 9  # outside the content container the page's CMS names
+    LIST_HEADING = 10  # a short heading of a link list
+    BETWEEN = 11  # rejected as short and isolated, kept between kept text
+
+
+KEPT_OUTCOMES: Final = frozenset((Outcome.KEPT, Outcome.MAJORITY, Outcome.PROSE, Outcome.BETWEEN))
+
+# The outcome a rule gives the blocks it overrides.
+RULE_OUTCOMES: Final = {
+    Rule.COMMENTS: Outcome.COMMENTS,
+    Rule.BOXES: Outcome.BOX,
+    Rule.MAIN_CONTAINER: Outcome.OUTSIDE_MAIN,
+    Rule.INNER_CONTAINER: Outcome.OUTSIDE_INNER,
+    Rule.LINKED_PROSE: Outcome.PROSE,
+    Rule.CONTENT_CONTAINER: Outcome.OUTSIDE_CONTENT,
+    Rule.LIST_HEADINGS: Outcome.LIST_HEADING,
+    Rule.BETWEEN_TEXT: Outcome.BETWEEN,
+}
+
+# How each outcome is reported: its Decision, and its Reason (None: the
+# tree's leaf is the reason).
+REPORTED: Final[dict[Outcome, tuple[Decision, Reason | None]]] = {
+    Outcome.KEPT: (Decision.CONTENT, None),
+    Outcome.BOILERPLATE: (Decision.BOILERPLATE, None),
+    Outcome.DROPPED: (Decision.DROPPED, Reason.SEMANTIC_DROP),
+    Outcome.MAJORITY: (Decision.CONTENT, Reason.SEMANTIC_MAJORITY),
+    Outcome.COMMENTS: (Decision.DROPPED, Reason.ARTICLE_COMMENTS),
+    Outcome.BOX: (Decision.DROPPED, Reason.ARTICLE_BOX),
+    Outcome.OUTSIDE_MAIN: (Decision.DROPPED, Reason.OUTSIDE_MAIN_CONTAINER),
+    Outcome.OUTSIDE_INNER: (Decision.DROPPED, Reason.OUTSIDE_INNER_CONTAINER),
+    Outcome.PROSE: (Decision.CONTENT, Reason.LINKED_PROSE),
+    Outcome.OUTSIDE_CONTENT: (Decision.DROPPED, Reason.OUTSIDE_CONTENT_CONTAINER),
+    Outcome.LIST_HEADING: (Decision.DROPPED, Reason.LIST_HEADING),
+    Outcome.BETWEEN: (Decision.CONTENT, Reason.BETWEEN_TEXT),
+}

@@ -1,0 +1,148 @@
+"""The decide stage: every block's outcome, the blocks the text keeps, and the fallback.
+
+In order: the published tree classifies every block by its words and link
+density (blockdensity.decide.tree, SPEC section 4); the semantic drop removes
+what lies in nav, footer, aside and their roles (decide.semantic, SPEC
+section 5); then each family of rules that the configuration runs overrides
+the outcomes it acts on (PASSES: the article profile's rules,
+decide.article). Where the rules took everything the tree kept, the
+published verdict stands; where nothing with words is left, the whole page
+is kept and the verdict says why (the fallback, SPEC section 6).
+
+A family of rules is one module of this package with a pass that reads the
+Board and changes the outcomes of the blocks it acts on, and is listed in
+PASSES with the rules it serves: adding one touches nothing else here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Final
+
+from blockdensity.conf import Conf, Rule
+from blockdensity.decide import article, semantic
+from blockdensity.decide.board import Board
+from blockdensity.decide.outcome import KEPT_OUTCOMES, Outcome
+from blockdensity.decide.tree import CONTENT_LEAVES, classify
+from blockdensity.measure import Measures
+from blockdensity.result import FallbackReason
+from blockdensity.segment import DROP, Page
+
+__all__ = ["PASSES", "Verdict", "decide"]
+
+Pass = Callable[[Board, list[Outcome]], None]
+# The families of rules after the tree and the semantic drop, in the order
+# they run: each runs when the configuration runs one of the rules it serves.
+PASSES: Final[tuple[tuple[frozenset[Rule], Pass], ...]] = (
+    (article.REGION_RULES, article.apply_regions),
+    (article.SEQUENCE_RULES, article.apply_sequence),
+)
+_KEPT: Final = Outcome.KEPT
+_BOILERPLATE: Final = Outcome.BOILERPLATE
+_COMMENTS: Final = Outcome.COMMENTS
+
+
+class Verdict:
+    """What the decide stage settled for a page."""
+
+    __slots__ = ("comments", "fallback", "kept", "leaves", "outcomes", "words_kept")
+
+    def __init__(  # noqa: PLR0913 - the stage's figures, built in one place
+        self,
+        *,
+        leaves: list[int],
+        outcomes: list[Outcome],
+        kept: list[int],
+        words_kept: int,
+        comments: list[int],
+        fallback: FallbackReason | None,
+    ) -> None:
+        self.leaves = leaves  # each block's leaf of the published tree
+        self.outcomes = outcomes  # each block's outcome
+        self.kept = kept  # the blocks the text holds, in order (every block on fallback)
+        self.words_kept = words_kept  # their words
+        # The blocks the comments rule took from the article, whose text goes to
+        # Fit.comments (none on fallback).
+        self.comments = comments
+        self.fallback = fallback  # why the whole page is kept, or None
+
+
+def decide(page: Page, measures: Measures, conf: Conf) -> Verdict:
+    """Every block's outcome under `conf`, the blocks kept, and the fallback."""
+    words, links = measures
+    board = Board(
+        words=words,
+        links=links,
+        leaves=classify(words, links, conf),
+        scopes=[block[DROP] for block in page.blocks],
+        labels=page.drop_scopes,
+        parents=page.scope_parents,
+        rules=conf.rules,
+    )
+    outcomes = _judge(board)
+    kept = [index for index, outcome in enumerate(outcomes) if outcome in KEPT_OUTCOMES]
+    kept_words = [words[index] for index in kept]
+    if board.rules and not any(kept_words):
+        # The rules took all the tree kept (a page whose whole text sits in a
+        # region named like comments, or is only short headings): the
+        # published verdict stands, rather than the whole page.
+        published = _judge(_published(board))
+        verdict = [index for index, outcome in enumerate(published) if outcome in KEPT_OUTCOMES]
+        if any(words[index] for index in verdict):
+            outcomes, kept = published, verdict
+            kept_words = [words[index] for index in kept]
+
+    fallback = _fallback(words, kept_words)
+    if fallback is not None:
+        # A filter that can return an empty page is worse than no filter.
+        kept = list(range(len(words)))
+        kept_words = words
+    comments = (
+        [index for index, outcome in enumerate(outcomes) if outcome is _COMMENTS]
+        if fallback is None
+        else []
+    )
+    return Verdict(
+        leaves=board.leaves,
+        outcomes=outcomes,
+        kept=kept,
+        words_kept=sum(kept_words),
+        comments=comments,
+        fallback=fallback,
+    )
+
+
+def _judge(board: Board) -> list[Outcome]:
+    """The tree's outcomes, the semantic drop, then the rules' passes."""
+    outcomes = [_KEPT if leaf < CONTENT_LEAVES else _BOILERPLATE for leaf in board.leaves]
+    semantic.apply(board, outcomes)
+    rules = board.rules
+    if rules:
+        for served, apply in PASSES:
+            if served & rules:
+                apply(board, outcomes)
+    return outcomes
+
+
+def _published(board: Board) -> Board:
+    """`board` without rules: what the published fit reads."""
+    return Board(
+        words=board.words,
+        links=board.links,
+        leaves=board.leaves,
+        scopes=board.scopes,
+        labels=board.labels,
+        parents=board.parents,
+        rules=frozenset(),
+    )
+
+
+def _fallback(words: list[int], kept_words: list[int]) -> FallbackReason | None:
+    """Why the page is kept whole (SPEC section 6), or None."""
+    if not any(words):
+        return FallbackReason.NO_TEXT
+    if len(words) - words.count(0) <= 1:
+        return FallbackReason.SINGLE_BLOCK
+    if not any(kept_words):
+        return FallbackReason.NOTHING_KEPT
+    return None

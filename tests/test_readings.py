@@ -1,0 +1,144 @@
+"""The other readings of a page (blockdensity.parse, blockdensity.fit.reread).
+
+A crawler runs no script. A page that shows (almost) no text to a browser
+with scripting on, and serves its text to clients without script in a
+<noscript> (Discourse's crawler view) or sends it hidden for a script to move
+into place (React's streamed `<div hidden id="S:n">`), is read again that
+way under the article profile, and its fallback reason says so. The
+published profile reads the page as SPEC says, and so does the article
+profile on a page that shows enough text.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from blockdensity import PUBLISHED_CONF, FallbackReason, fit_text
+from blockdensity.decode import Source
+from blockdensity.fit import REREAD_WORDS
+from blockdensity.parse import (
+    NOSCRIPT_WORDS,
+    Reading,
+    deferred_content,
+    noscript_content,
+    parse,
+)
+from tests.helpers import NO_DROPS, page, seq
+
+POSTS = "".join(
+    f'<div class="topic-body"><span class="creator">user{n}</span>'
+    f"<p>{seq(f'p{n}x', 1, 30)}</p></div>"
+    for n in range(1, 4)
+)
+HEADER = "<header><a href=/>Community</a></header>"
+
+
+def discourse(posts: str = POSTS) -> str:
+    """A thread as Discourse serves it: an empty app, the crawler view in a noscript."""
+    return page(
+        f'{HEADER}<div id="app"></div><noscript data-path="/t/x/1">'
+        f'<div id="main-outlet">{posts}</div></noscript>'
+        "<noscript><style>#d-splash { display: none; }</style></noscript>"
+    )
+
+
+def test_a_thread_served_in_a_noscript_is_read_as_the_page() -> None:
+    fit = fit_text(discourse())
+    assert fit.fallback_reason is FallbackReason.NOSCRIPT
+    for n in range(1, 4):
+        assert seq(f"p{n}x", 1, 30) in fit.text
+    assert "display" not in fit.text  # the style noscript stays raw text, unread
+
+
+def test_the_published_profile_reads_the_page_as_spec_says() -> None:
+    fit = fit_text(discourse(), PUBLISHED_CONF)
+    assert fit.fallback_reason is not FallbackReason.NOSCRIPT
+    assert "p1x01" not in fit.text
+
+
+def test_a_page_that_shows_its_text_keeps_its_noscripts_unread() -> None:
+    body = f"<article><h1>{seq('h', 1, 5)}</h1><p>{seq('a', 1, REREAD_WORDS)}</p></article>" + (
+        f"<noscript><div><p>{seq('n', 1, 40)}</p></div></noscript>"
+    )
+    fit = fit_text(page(body))
+    assert fit.fallback_reason is None
+    assert "n01" not in fit.text
+    assert seq("a", 1, REREAD_WORDS) in fit.text
+
+
+def test_a_short_noscript_message_is_not_the_page() -> None:
+    message = seq("m", 1, NOSCRIPT_WORDS - 1)
+    html = page(f"{HEADER}<noscript><div>{message}</div></noscript>")
+    assert noscript_content(parse(Source(html, None), NO_DROPS)) is None
+    fit = fit_text(html)
+    assert fit.fallback_reason is not FallbackReason.NOSCRIPT
+    assert "m01" not in fit.text
+
+
+def test_a_noscript_of_words_without_markup_is_not_unwrapped() -> None:
+    html = page(f"{HEADER}<noscript>{seq('w', 1, 60)}</noscript>")
+    assert noscript_content(parse(Source(html, None), NO_DROPS)) is None
+
+
+def test_only_the_noscripts_with_text_are_unwrapped_in_place() -> None:
+    html = page(
+        "<noscript><img src=pixel></noscript><p>before</p>"
+        f"<noscript><div><p>{seq('n', 1, NOSCRIPT_WORDS)}</p></div></noscript><p>after</p>"
+    )
+    reading = noscript_content(parse(Source(html.encode(), None), NO_DROPS))
+    assert reading is not None
+    assert reading.reading is Reading.NOSCRIPT
+    assert isinstance(reading.markup, str)
+    assert "<noscript><img src=pixel></noscript>" in reading.markup
+    assert f"<p>before</p><div><p>{seq('n', 1, NOSCRIPT_WORDS)}</p></div><p>after</p>" in (
+        reading.markup
+    )
+
+
+def test_a_reading_that_shows_little_more_is_not_taken() -> None:
+    # The first reading shows 30 words; the noscript adds 26: under twice as many.
+    first = seq("a", 1, 30)
+    html = page(f"<p>{first}</p><noscript><div><p>{seq('n', 1, 26)}</p></div></noscript>")
+    fit = fit_text(html)
+    assert fit.fallback_reason is not FallbackReason.NOSCRIPT
+    assert "n01" not in fit.text
+
+
+def streamed(placeholder: bool = True) -> str:
+    template = '<template id="B:0"></template>' if placeholder else ""
+    return page(
+        f'<div id="root">{HEADER}{template}</div>'
+        f'<div hidden id="S:0"><article><h1>{seq("h", 1, 5)}</h1>'
+        f"<p>{seq('a', 1, 40)}</p><p>{seq('b', 1, 30)}</p></article></div>"
+    )
+
+
+def test_streamed_deferred_content_is_read_where_it_is() -> None:
+    fit = fit_text(streamed())
+    assert fit.fallback_reason is FallbackReason.DEFERRED_CONTENT
+    assert f"{seq('a', 1, 40)}\n{seq('b', 1, 30)}" in fit.text
+
+
+def test_hidden_content_without_a_placeholder_stays_hidden() -> None:
+    assert deferred_content(parse(Source(streamed(placeholder=False), None), NO_DROPS)) is None
+    fit = fit_text(streamed(placeholder=False))
+    assert "a01" not in fit.text
+
+
+@pytest.mark.parametrize(
+    ("tag", "shown"),
+    [
+        ('<div hidden id="S:3">', '<div id="S:3">'),
+        ("<div id='S:12' hidden=''>", "<div id='S:12'>"),
+        ('<div class=x hidden="hidden" id=S:1 >', "<div class=x id=S:1 >"),
+        ('<div hidden id="main">', '<div hidden id="main">'),  # not deferred content
+    ],
+)
+def test_only_deferred_divs_lose_their_hidden_attribute(tag: str, shown: str) -> None:
+    html = page(f'<template id="B:0"></template>{tag}<p>x</p></div>')
+    reading = deferred_content(parse(Source(html, None), NO_DROPS))
+    if tag == shown:
+        assert reading is None
+    else:
+        assert reading is not None
+        assert shown in str(reading.markup)
