@@ -12,7 +12,7 @@ would (devkit.corpus: Page.html), and is scored by devkit.corpus as
   collapsed); the counts are summed over the set and precision, recall, F1
   and accuracy come from the sums.
 The fallback rate is the share of pages on which the fit returned the whole
-page (SPEC section 6); peers have none ("-").
+page (docs/spec.md section 6); peers have none ("-").
 
 The extractors: the fit with DEFAULT_CONF; trafilatura's `extract` with its
 defaults (comments included, as in the data README's figures); resiliparse
@@ -34,7 +34,7 @@ peer, its version and the page id: a cached peer's pages/s is the one
 measured when its cache was filled, on the same machine; `--no-cache`
 measures everything again. The fit is always run and timed in this run.
 
-The second table is the ablation SPEC sections 2 and 5 leave to measurement
+The second table is the ablation docs/spec.md sections 2 and 5 leave to measurement
 (the boundary set, the semantic drops), the published profile, and each
 article rule switched off alone, each against DEFAULT_CONF, in F1 points
 (0.01 F1 = 1 point). `--plot` writes a figure: F1 against pages/s for every
@@ -253,7 +253,7 @@ def run_peer(name: str, extract: Extractor, pages: Sequence[Page], *, cache: boo
 
 
 def run_fit(name: str, conf: Conf, pages: Sequence[Page]) -> Run:
-    # Not wrapped: the fit never raises (SPEC section 7), so an exception is
+    # Not wrapped: the fit never raises (docs/spec.md section 7), so an exception is
     # a bug that should stop the benchmark, not a zero in a table.
     outcomes: list[Outcome] = []
     seconds: list[float] = []

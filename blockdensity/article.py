@@ -1,6 +1,6 @@
 """The article profile's regions: what the page itself names as its parts, found in its tree.
 
-The published fit (SPEC) judges each block by its words and links alone. On
+The published fit (docs/spec.md) judges each block by its words and links alone. On
 a modern article page what it keeps that readers did not mark is mostly
 structure the page names: user comments under the article, the boxes around
 it (share buttons, newsletter sign-ups, related stories, cookie notices,

@@ -1,4 +1,4 @@
-"""Bytes to text as a browser would (SPEC section 7): never an exception.
+"""Bytes to text as a browser would (docs/spec.md section 7): never an exception.
 
 The WHATWG Encoding Standard decides, step by step: a byte order mark; then
 the charset the caller passes (from the HTTP Content-Type); then the page's

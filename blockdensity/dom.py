@@ -67,7 +67,7 @@ def _replacement(match: re.Match[bytes]) -> bytes:
 def parse(html: str | bytes, *, regions: bool = False) -> Document:
     """Parse `html` (bytes are UTF-8) with lexbor's HTML5 tree builder, as a browser would.
 
-    With scripting on, as in every browser a reader uses (SPEC section 2): the
+    With scripting on, as in every browser a reader uses (docs/spec.md section 2): the
     content of a <noscript> is one raw text node up to its end tag, never
     elements, so `<noscript><div></noscript>` cannot pull the rest of the page
     into the noscript (with scripting off, lexbor's default, it does: the div

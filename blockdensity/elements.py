@@ -1,4 +1,5 @@
-"""SPEC section 2's element names (inline, block, never text), and the article profile's words.
+"""docs/spec.md section 2's element names (inline, block, never text), and the article
+profile's words.
 
 Plain sets of names with no imports, so that every module can read them: the
 tag table (tags.py) turns them into flags by lexbor tag id; the scan before
@@ -27,7 +28,7 @@ __all__ = [
     "VOID",
 ]
 
-# SPEC section 2: inline elements never split a block and never split a word.
+# docs/spec.md section 2: inline elements never split a block and never split a word.
 INLINE: Final = frozenset(
     {
         "a", "abbr", "acronym", "b", "bdi", "bdo", "cite", "code", "data", "del", "dfn",
@@ -36,7 +37,7 @@ INLINE: Final = frozenset(
     }
 )  # fmt: skip
 
-# SPEC section 2: the seed's boundary list. `br` is deliberately absent (it
+# docs/spec.md section 2: the seed's boundary list. `br` is deliberately absent (it
 # costs 0.24 F1 points as a boundary); it is a line break inside a block.
 SEED_BOUNDARIES: Final = frozenset(
     {
@@ -60,7 +61,7 @@ BLOCK_DISPLAY_EXTRA: Final = frozenset(
 
 DEFAULT_BOUNDARIES: Final = SEED_BOUNDARIES | BLOCK_DISPLAY_EXTRA
 
-# SPEC section 2: contribute no text and no words anywhere. `head` is handled
+# docs/spec.md section 2: contribute no text and no words anywhere. `head` is handled
 # here too (its title is reported separately). noembed and noframes are what
 # a browser with plugins and frames never shows, like noscript.
 REMOVED: Final = frozenset(

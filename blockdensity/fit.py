@@ -53,7 +53,7 @@ def fit_text(
     `html` may be bytes, decoded as a browser would (`charset` is the HTTP
     header's, if any). `url`, the page's, resolves the URLs of its metadata.
     Never raises for any input: a page the fit cannot judge comes back
-    whole, with `fallback` set (SPEC section 6).
+    whole, with `fallback` set (docs/spec.md section 6).
     """
     conf = conf or DEFAULT_CONF
     source = decode(html, charset)

@@ -1,4 +1,4 @@
-"""The figures of every block of a page: words and link words (SPEC section 3).
+"""The figures of every block of a page: words and link words (docs/spec.md section 3).
 
 Words that begin inside sup or sub are not counted; link words are those that
 begin inside an <a>; anchor edges separate words, so a word lies wholly inside
@@ -34,7 +34,7 @@ _SPACE: Final = " "
 class Measures(NamedTuple):
     """The measure stage's figures: a column per figure, an entry per block in order."""
 
-    words: list[int]  # words (SPEC section 3)
+    words: list[int]  # words (docs/spec.md section 3)
     links: list[int]  # words that begin inside a link
 
 

@@ -1,4 +1,4 @@
-"""html_to_text: the one renderer (SPEC section 1).
+"""html_to_text: the one renderer (docs/spec.md section 1).
 
 Every block boundary ends a line, <br> breaks a line inside a block, runs of
 Unicode whitespace collapse to one space (verbatim inside <pre>, where only

@@ -70,7 +70,7 @@ class Decision(StrEnum):
 class Reason(StrEnum):
     """Which leaf of the decision tree decided a block, or which rule overrode it.
 
-    The tree is boilerpipe's NumWordsRulesClassifier (SPEC section 4); its
+    The tree is boilerpipe's NumWordsRulesClassifier (docs/spec.md section 4); its
     thresholds are the configuration's (blockdensity.conf.Conf).
     """
 
@@ -96,7 +96,7 @@ class Reason(StrEnum):
 
 
 class FallbackReason(StrEnum):
-    """Why the fit returned the page's full text (SPEC section 6), or read the page
+    """Why the fit returned the page's full text (docs/spec.md section 6), or read the page
     another way than a browser with scripting on (blockdensity.parse)."""
 
     SINGLE_BLOCK = "single_block"  # at most one block with words
@@ -223,8 +223,9 @@ class Summary:
     fallback: bool = field(init=False, metadata=_doc("Whether fallback_reason is set."))
     fallback_reason: FallbackReason | None = field(
         metadata=_doc(
-            "Why the whole text was returned (SPEC section 6), or how the page was read when a"
-            " browser with scripting on shows (almost) none of it (noscript, deferred_content);"
+            "Why the whole text was returned (docs/spec.md section 6), or how the page was read"
+            " when a browser with scripting on shows (almost) none of it (noscript,"
+            " deferred_content);"
             " null otherwise."
         )
     )

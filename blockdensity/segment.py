@@ -1,7 +1,7 @@
 """One pass over the parsed tree: the page as a sequence of text blocks.
 
 The walk sees the tree as a stream of element opens, closes and text, in
-document order (SPEC section 2). A boundary element's open and close end the
+document order (docs/spec.md section 2). A boundary element's open and close end the
 current block; inline elements glue text; other elements separate words;
 removed elements are never entered.
 
@@ -54,8 +54,8 @@ __all__ = [
 ]
 
 BLOCK_END: Final = END
-# The edge of an <a>: separates words (SPEC section 3), renders as nothing
-# (SPEC section 1: <a> is inline like the others).
+# The edge of an <a>: separates words (docs/spec.md section 3), renders as nothing
+# (docs/spec.md section 1: <a> is inline like the others).
 ANCHOR_MARK: Final = chr(0xD800)
 # A <br>: a line break inside the block.
 BREAK_MARK: Final = chr(0xD801)
@@ -195,7 +195,7 @@ def _apply_attributes(doc: dom.Document, conf: Conf) -> tuple[dict[int, str], in
     """Rewrite the tree where an attribute changes what an element is.
 
     A hidden element is replaced by an empty <img>: no text, but words do not
-    join across it (SPEC section 2). An element with a dropped ARIA role gets
+    join across it (docs/spec.md section 2). An element with a dropped ARIA role gets
     marker elements before and after it. Found with one selector query (in
     C), so the walk reads no attributes: reading them element by element from
     Python would cost more than the whole walk. (The compiled walk reads

@@ -1,6 +1,6 @@
 """Words of the scripts written without spaces (Thai, Lao, Khmer, Myanmar): ICU's word break.
 
-SPEC section 3: a run of these scripts' letters and marks counts as the
+docs/spec.md section 3: a run of these scripts' letters and marks counts as the
 number of words that ICU's dictionary-based word break iterator finds in it.
 This module is the one importer of icu4py (ICU4C's bindings, ICU and its
 dictionaries in the wheel). It is asked only about such runs, which the word

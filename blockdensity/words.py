@@ -1,4 +1,4 @@
-"""The word rule (SPEC section 3): counting only, linear in the input.
+"""The word rule (docs/spec.md section 3): counting only, linear in the input.
 
 A word is a maximal run of word characters (letters, numbers, underscore,
 combining marks) and the glue characters ``" ' . , ! @ - : ; $ ? ( ) /`` that
@@ -161,7 +161,7 @@ END_MARK: Final = "\x00"  # the character in END that splits a batch
 
 
 def count_words(text: str) -> int:
-    """The number of words in `text` under the SPEC section 3 rule."""
+    """The number of words in `text` under the docs/spec.md section 3 rule."""
     return count_many([text])[0]
 
 

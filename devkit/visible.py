@@ -2,7 +2,7 @@
 
 A page's visible text is the text of its `<body>` as lexbor builds the tree
 for a browser with scripting on (every browser a reader uses), after taking
-out the elements that show nothing: those SPEC section 2 removes (script,
+out the elements that show nothing: those docs/spec.md section 2 removes (script,
 style, noscript, template, svg, math, option, object, embed, applet, iframe,
 noembed, noframes, title, head) and every element with the `hidden`
 attribute. It is selectolax's own `text()` of what is left: nothing of the

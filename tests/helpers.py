@@ -1,10 +1,10 @@
 """Helpers the library tests share: pages built from a body, and the figures of a fit.
 
-`seq("a", 1, 16)` is SPEC section 8's `{a01..a16}`. `page` wraps a body in a
+`seq("a", 1, 16)` is docs/spec.md section 8's `{a01..a16}`. `page` wraps a body in a
 whole document; `fit` fits one; `measures`, `decisions` and `texts` read
 one column of a fit's block records; `only` is a configuration with a
 single boundary element, so that a test can show that one element, and no
-other, ends a block. SPEC_BOUNDARIES and SPEC_INLINE are SPEC section 2's
+other, ends a block. SPEC_BOUNDARIES and SPEC_INLINE are docs/spec.md section 2's
 lists, written out here rather than read from the library, which they check.
 """
 
@@ -35,14 +35,14 @@ D = Decision.DROPPED
 
 NO_DROPS = DEFAULT_CONF.without_drops()
 
-# SPEC section 2: the seed's boundary list.
+# docs/spec.md section 2: the seed's boundary list.
 SPEC_BOUNDARIES = [
     "p", "div", "li", "h1", "h2", "h3", "h4", "h5", "h6", "section", "article", "aside", "nav",
     "header", "footer", "main", "table", "tr", "td", "th", "blockquote", "pre", "ul", "ol", "dl",
     "dt", "dd", "figure", "figcaption", "form", "hr", "body",
 ]  # fmt: skip
 
-# SPEC section 2: inline elements never split a block and never split a word
+# docs/spec.md section 2: inline elements never split a block and never split a word
 # (wbr, a void element, is left to its own tests).
 SPEC_INLINE = [
     "a", "abbr", "acronym", "b", "bdi", "bdo", "cite", "code", "data", "del", "dfn", "em",

@@ -18,9 +18,9 @@ Two gates, the same checks, each with its own floors:
 Checked on each: mean per-page F1 on the two ROUGE sets; on the segment set
 (trafilatura-eval), F1 and precision from the passage counts summed over its
 pages; on every set, the default profile at least the published one; and
-the fallback to the whole page (SPEC section 6) on under 3% of the pages of
-each set (the full gate) or on at most as many pages as when measured (the
-sample gate, whose sets are too small for a rate). Scoring and loading are
+the fallback to the whole page (docs/spec.md section 6) on under 3% of the
+pages of each set (the full gate) or on at most as many pages as when
+measured (the sample gate, whose sets are too small for a rate). Scoring and loading are
 devkit.corpus's, the same code as bench.accuracy's, so the gates and the
 benchmark cannot disagree. Only the fit runs (no peers).
 """

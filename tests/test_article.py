@@ -452,7 +452,7 @@ def test_nothing_kept_after_the_rules_leaves_the_published_verdict() -> None:
         Reason.AFTER_LINKS_BEFORE_TEXT,
         Reason.LONG,
     ]
-    # Nothing kept by the tree either: the whole text (SPEC section 6).
+    # Nothing kept by the tree either: the whole text (docs/spec.md section 6).
     empty = fit(f"<p>{seq('a', 1, 3)}</p><ul><li><a href=/x>{seq('b', 1, 5)}</a></li></ul>")
     assert empty.fallback_reason is FallbackReason.NOTHING_KEPT
 

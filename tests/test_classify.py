@@ -1,4 +1,4 @@
-"""The decision tree (blockdensity.decide.tree, SPEC section 4), in parts per million.
+"""The decision tree (blockdensity.decide.tree, docs/spec.md section 4), in parts per million.
 
 `classify` is called directly on lists of (words, link words) and its leaf
 codes read through LEAVES: every leaf, the neighbours (the nearest blocks

@@ -19,7 +19,7 @@ from tests.helpers import SPEC_BOUNDARIES
 
 
 def test_default_boundaries_include_every_spec_boundary_but_not_br() -> None:
-    """SPEC section 2: the seed's list is the default; br is deliberately not a boundary."""
+    """docs/spec.md section 2: the seed's list is the default; br is deliberately not a boundary."""
     assert set(SPEC_BOUNDARIES) <= DEFAULT_CONF.boundaries
     assert "br" not in DEFAULT_CONF.boundaries
 

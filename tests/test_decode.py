@@ -1,4 +1,4 @@
-"""Bytes to text (blockdensity.decode, SPEC section 7): the WHATWG steps, in order.
+"""Bytes to text (blockdensity.decode, docs/spec.md section 7): the WHATWG steps, in order.
 
 `decode_html`, `prepare_html` and `resolve_label` are called directly: BOM,
 then the caller's (HTTP) charset, then the <meta> prescan of the first 1024

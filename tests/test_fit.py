@@ -1,4 +1,4 @@
-"""The fit (blockdensity.fit, SPEC sections 5 to 7): the stages put together.
+"""The fit (blockdensity.fit, docs/spec.md sections 5 to 7): the stages put together.
 
 `fit_text` runs decode, segment, measure and classify, then applies the
 semantic drops after the tree has decided (section 5), falls back to the

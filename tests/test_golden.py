@@ -1,6 +1,6 @@
-"""The golden cases of SPEC section 8, exactly as tabulated.
+"""The golden cases of docs/spec.md section 8, exactly as tabulated.
 
-Every expectation here is derived by hand from SPEC sections 3 to 6 (the
+Every expectation here is derived by hand from docs/spec.md sections 3 to 6 (the
 word rule, the decision tree in parts per million, the semantic drops and
 the fallback), never copied from the library's output. `{a01..a16}` in the
 SPEC's table is written `seq("a", 1, 16)` here.
@@ -26,7 +26,7 @@ from tests.helpers import B, C, D, page, seq
 
 @dataclass(frozen=True)
 class Golden:
-    """One row of SPEC section 8 with its expected outcome."""
+    """One row of docs/spec.md section 8 with its expected outcome."""
 
     body: str
     # (words, link words, decision) per block with visible text, in document order.
@@ -153,7 +153,7 @@ GOLDEN: dict[str, Golden] = {
         fallback=FallbackReason.SINGLE_BLOCK,
         leaves=(Reason.LONG,),
     ),
-    # SPEC section 3's tokenizer line: 20 words, one block (17 < 20: long).
+    # docs/spec.md section 3's tokenizer line: 20 words, one block (17 < 20: long).
     "tokenizer": Golden(
         body=(
             "<p>e.g. don't don&#8217;t 3.14 foo-bar foo+bar a&amp;b x_y &#8212; em&#8212;dash"
@@ -182,7 +182,7 @@ def fitted(case: tuple[str, Golden]) -> Fit:
 
 
 def test_golden_blocks_words_and_link_words(case: tuple[str, Golden]) -> None:
-    """Per block: words and link words exactly as SPEC section 8 tabulates."""
+    """Per block: words and link words exactly as docs/spec.md section 8 tabulates."""
     fit = fitted(case)
     assert [(b.words, b.link_words) for b in fit.blocks] == [
         (words, links) for words, links, _ in case[1].blocks

@@ -1,4 +1,4 @@
-"""Measuring (blockdensity.measure, SPEC section 3): each block's words and link words.
+"""Measuring (blockdensity.measure, docs/spec.md section 3): each block's words and link words.
 
 `measure` is called directly on hand-built `Page`s, whose text carries the
 markers the walk puts in (anchor edges, <br>, sup/sub edges) and whose link

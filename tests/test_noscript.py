@@ -1,4 +1,4 @@
-"""`<noscript>` as a reader's browser sees it (SPEC section 2): raw text, never the page's.
+"""`<noscript>` as a reader's browser sees it (docs/spec.md section 2): raw text, never the page's.
 
 Browsers run with scripting on, so a noscript's content is raw text up to its
 end tag. Parsed with scripting off (lexbor's default), an element opened

@@ -245,6 +245,7 @@ def test_wheel_installs_the_command(wheel: Wheel) -> None:
     assert wheel.entry_points.sections() == ["console_scripts"]
     assert dict(wheel.entry_points["console_scripts"]) == {
         "blockdensity": "blockdensity.cli:run",
+        "blockdensity-worker": "worker.__main__:run",
         "blockdensity-feed": "worker.feed.__main__:run",
         "blockdensity-collect": "worker.collect.__main__:run",
     }
@@ -349,6 +350,10 @@ def test_worker_help_needs_no_extra(venv: Venv) -> None:
     result = _python(venv, "-m", "worker", "--help")
     _check(result, "python -m worker --help")
     assert "BLOCKDENSITY_AMQP_URL" in result.stdout
+    # The console script is the same program.
+    script = _run([venv.scripts / "blockdensity-worker", "--help"], env=venv.env, cwd=venv.cwd)
+    _check(script, "blockdensity-worker --help")
+    assert script.stdout == result.stdout
 
 
 # --- the guard itself ------------------------------------------------------------

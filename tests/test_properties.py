@@ -3,13 +3,13 @@
 (a) fit_text and html_to_text never raise, on any str or bytes;
 (b) a page whose every block is CONTENT renders to html_to_text byte for byte;
 (c) the fit's lines are a subsequence of html_to_text's lines;
-(d) the fallback contract of SPEC section 6, with the text of a fallback equal
+(d) the fallback contract of docs/spec.md section 6, with the text of a fallback equal
     to html_to_text;
 (e) count_words, count_many and word_starts agree with a per-character
-    reference written from SPEC section 3 (tests/reference/text.py).
+    reference written from docs/spec.md section 3 (tests/reference/text.py).
 
 Besides, every generated fit is checked against an independent implementation
-of the SPEC section 4 decision tree and the record invariants of section 2.
+of the docs/spec.md section 4 decision tree and the record invariants of section 2.
 
 Each property runs 200 examples, derandomized (tests/hypothesis_profiles.py);
 `./dev explore` runs them with random seeds and ten times as many.
@@ -82,7 +82,7 @@ def mixed_text(
 
 
 def test_reference_word_rule_agrees_with_spec_examples() -> None:
-    """The reference itself reproduces SPEC section 3's listed examples."""
+    """The reference itself reproduces docs/spec.md section 3's listed examples."""
     cases = {
         "e.g.": 1, "don't": 1, "3.14": 1, "foo-bar": 1, "(paren)": 1, "x_y": 1,
         "foo+bar": 2, "a&b": 2, "don\u2019t": 2, "em\u2014dash": 2, "co\u00adop": 2,
@@ -134,7 +134,7 @@ CONTENT_LEAVES = {
 
 
 def reference_leaves(measured: list[tuple[int, int]], conf: Conf = DEFAULT_CONF) -> list[Reason]:
-    """SPEC section 4 as written: ppm comparisons, neighbours are blocks with words."""
+    """docs/spec.md section 4 as written: ppm comparisons, neighbours are blocks with words."""
 
     def ld_le(words: int, links: int, ppm: int) -> bool:
         return links * 1_000_000 <= ppm * words
@@ -167,7 +167,7 @@ def reference_leaves(measured: list[tuple[int, int]], conf: Conf = DEFAULT_CONF)
 
 
 def expected_fallback(result: Fit) -> FallbackReason | None:
-    """SPEC section 6, read off the blocks."""
+    """docs/spec.md section 6, read off the blocks."""
     if sum(b.words for b in result.blocks) == 0:
         return FallbackReason.NO_TEXT
     if sum(1 for b in result.blocks if b.words) <= 1:
@@ -688,7 +688,8 @@ def segment_markup(pieces: list[tuple[str, bool, bool]], nesting: list[bool]) ->
 
 
 def reference_measure(pieces: list[tuple[str, bool, bool]]) -> tuple[int, int]:
-    """Words and link words per SPEC 3: anchor edges separate; sup/sub starts don't count."""
+    """Words and link words per docs/spec.md section 3: anchor edges separate; sup/sub
+    starts don't count."""
     chars: list[tuple[str, bool, bool]] = []
     for text, sup, link in pieces:
         if link:

@@ -1,4 +1,4 @@
-"""SPEC section 7: the fit is a pure function.
+"""docs/spec.md section 7: the fit is a pure function.
 
 No I/O, no globals, no logging configuration, and none of the worker's
 dependencies (asyncio, AMQP, metrics) pulled in by the

@@ -1,10 +1,10 @@
-"""The renderer (blockdensity.render, SPEC section 1) and the golden strings that freeze it.
+"""The renderer (blockdensity.render, docs/spec.md section 1) and the golden strings that freeze it.
 
 `render_blocks` and `block_lines` are called directly on hand-built blocks:
 one line per block, <br> marks breaking lines inside one, whitespace
 collapsed (verbatim inside <pre>, trailing whitespace aside), no empty line.
 Then `html_to_text`, the one renderer, on whole pages: every expected string
-follows from SPEC section 1 and the HTML5 parsing rules (character
+follows from docs/spec.md section 1 and the HTML5 parsing rules (character
 references, implied and ignored tags), worked out by hand. The fit's text is
 what it renders with the dropped blocks removed.
 """
@@ -317,7 +317,8 @@ def test_str_and_utf8_bytes_render_the_same() -> None:
 
 
 def test_fit_text_is_the_renderer_when_every_block_is_kept() -> None:
-    """Identity (SPEC 1): every block kept, so fit.text == html_to_text byte for byte."""
+    """Identity (docs/spec.md section 1): every block kept, so fit.text == html_to_text
+    byte for byte."""
     body = (
         f"<h2>{seq('h', 1, 17)} &amp; more</h2>"
         f"<p>{seq('a', 1, 10)}<br><br>{seq('b', 1, 10)} <b>bo</b>ld &nbsp; caf&eacute;</p>"

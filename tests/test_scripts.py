@@ -1,4 +1,4 @@
-"""The words of Thai, Lao, Khmer and Myanmar (SPEC section 3): ICU's dictionary word break.
+"""The words of Thai, Lao, Khmer and Myanmar (docs/spec.md section 3): ICU's dictionary word break.
 
 A run of these scripts' letters and marks counts as the words ICU's word break
 iterator finds in it. The expected counts here are ICU's own, asked directly

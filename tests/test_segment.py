@@ -1,4 +1,4 @@
-"""Segmentation (blockdensity.segment, SPEC section 2): the page as a sequence of blocks.
+"""Segmentation (blockdensity.segment, docs/spec.md section 2): the page as a sequence of blocks.
 
 `segment` and `trace_segment` are called directly and the `Page` they return
 is read as it is: one BlockInfo (element, pre, drop scope) per block with
@@ -239,7 +239,7 @@ def test_text_directly_in_body_is_a_block_of_body() -> None:
 
 
 def test_td_is_a_word_separator_even_when_not_a_boundary() -> None:
-    """SPEC 2: `one<td>two` is two words even where td would not be a boundary."""
+    """docs/spec.md section 2: `one<td>two` is two words even where td would not be a boundary."""
     result = fit("<table><tr><td>one<td>two</table>", only("body"))
     assert measures(result) == [(2, 0)]
     assert result.text == "one two"
@@ -315,7 +315,8 @@ REMOVED = {
 
 @pytest.mark.parametrize("name", sorted(REMOVED))
 def test_removed_element_contributes_no_text_and_separates_words(name: str) -> None:
-    """SPEC 2: removed elements give no text and no words; they separate words (SPEC 1)."""
+    """docs/spec.md section 2: removed elements give no text and no words; they separate
+    words (docs/spec.md section 1)."""
     body = f"<p>foo{REMOVED[name]}bar</p>"
     result = fit(body)
     assert measures(result) == [(2, 0)]

@@ -4,7 +4,7 @@
 have none, boundaries end blocks, removed and void elements are never
 entered, <br> is a line break unless configured as a boundary, comments and
 doctype are nothing at all. The element lists themselves are checked against
-SPEC section 2.
+docs/spec.md section 2.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 "Visible text" is devkit.visible's: what a browser with scripting on shows of
 the page's body (selectolax's own text of lexbor's tree, the removed and
-hidden elements taken out), found without the fit. SPEC section 6 promises a
+hidden elements taken out), found without the fit. docs/spec.md section 6 promises a
 filter that never empties a page; this holds it to that on every page of the
 development corpus's sample (tests/corpus) and on generated tag soup.
 """

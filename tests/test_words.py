@@ -1,9 +1,9 @@
-"""The word rule (blockdensity.words, SPEC section 3).
+"""The word rule (blockdensity.words, docs/spec.md section 3).
 
 `char_class`, `is_cjk`, `count_words`, `count_many`, `count_ended` and
 `word_starts` are called directly on strings; a few cases then go through the
 fit to show that block text is counted by the same rule. Each expected count
-is worked out by hand from SPEC section 3.
+is worked out by hand from docs/spec.md section 3.
 """
 
 from __future__ import annotations

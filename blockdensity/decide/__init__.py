@@ -1,7 +1,7 @@
 """The decide stage: what happens to each block (blockdensity.decide.stage says how).
 
-tree.py       the published decision tree (SPEC section 4)
-semantic.py   the semantic drop (SPEC section 5)
+tree.py       the published decision tree (docs/spec.md section 4)
+semantic.py   the semantic drop (docs/spec.md section 5)
 article.py    the article profile's rules
 outcome.py    the outcomes, and how each is reported
 board.py      the page's columns the passes read

@@ -1,6 +1,6 @@
 """The article profile's rules: after the published tree, what the page says about its article.
 
-The published fit (SPEC) judges each block by its words and links alone. On
+The published fit (docs/spec.md) judges each block by its words and links alone. On
 a modern article page what it keeps that readers did not mark is mostly
 structure the page names (blockdensity.article finds it): user comments
 under the article, the boxes around it, what lies outside the container the
@@ -20,7 +20,7 @@ sequence of blocks instead: the short heading of a link list is dropped
 Each rule is a `Rule` of blockdensity.conf, switchable on its own; each
 overrides the tree's outcome of the blocks it acts on (the tree's leaf stays
 on the block; its reason becomes the rule's). The thresholds were chosen on
-the development corpus (docs/history.md, "The article profile").
+the development corpus (BENCHMARKS.md, "What chose each threshold").
 """
 
 from __future__ import annotations
@@ -253,7 +253,7 @@ def _region_rules(
 
     A boxes region that holds nearly all of what the tree kept is not one
     (REGION_SHARE): a class word on a wrapper of the whole article (the
-    guard the semantic drop has, SPEC section 5); the regions inside it are
+    guard the semantic drop has, docs/spec.md section 5); the regions inside it are
     read instead.
     """
     regions_above: list[tuple[int, ...]] = []  # per scope, outermost first

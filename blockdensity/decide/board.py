@@ -25,7 +25,7 @@ class Board:
         parents: list[int],
         rules: frozenset[Rule],
     ) -> None:
-        self.words = words  # each block's words (SPEC section 3)
+        self.words = words  # each block's words (docs/spec.md section 3)
         self.links = links  # each block's words inside links
         self.leaves = leaves  # each block's leaf of the published tree (tree.LEAVES)
         # Each block's innermost scope at its first visible text (an index into

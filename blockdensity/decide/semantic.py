@@ -1,4 +1,4 @@
-"""The semantic drop (SPEC section 5): blocks inside nav, footer, aside and their ARIA roles.
+"""The semantic drop (docs/spec.md section 5): blocks in nav, footer, aside and their ARIA roles.
 
 Applied after the tree has classified the full sequence (a navigation bar is
 still the previous neighbour of the paragraph after it). A dropped element

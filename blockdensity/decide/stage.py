@@ -1,13 +1,13 @@
 """The decide stage: every block's outcome, the blocks the text keeps, and the fallback.
 
 In order: the published tree classifies every block by its words and link
-density (blockdensity.decide.tree, SPEC section 4); the semantic drop removes
-what lies in nav, footer, aside and their roles (decide.semantic, SPEC
-section 5); then each family of rules that the configuration runs overrides
+density (blockdensity.decide.tree, docs/spec.md section 4); the semantic drop removes
+what lies in nav, footer, aside and their roles (decide.semantic,
+docs/spec.md section 5); then each family of rules that the configuration runs overrides
 the outcomes it acts on (PASSES: the article profile's rules,
 decide.article). Where the rules took everything the tree kept, the
 published verdict stands; where nothing with words is left, the whole page
-is kept and the verdict says why (the fallback, SPEC section 6).
+is kept and the verdict says why (the fallback, docs/spec.md section 6).
 
 A family of rules is one module of this package with a pass that reads the
 Board and changes the outcomes of the blocks it acts on, and is listed in
@@ -138,7 +138,7 @@ def _published(board: Board) -> Board:
 
 
 def _fallback(words: list[int], kept_words: list[int]) -> FallbackReason | None:
-    """Why the page is kept whole (SPEC section 6), or None."""
+    """Why the page is kept whole (docs/spec.md section 6), or None."""
     if not any(words):
         return FallbackReason.NO_TEXT
     if len(words) - words.count(0) <= 1:

@@ -1,4 +1,4 @@
-"""The published decision tree (SPEC section 4), in integer parts per million."""
+"""The published decision tree (docs/spec.md section 4), in integer parts per million."""
 
 from __future__ import annotations
 

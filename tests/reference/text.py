@@ -2,7 +2,7 @@
 
 blockdensity._text (Cython) is what the fit runs: `count_ended` counts the
 words of a batch of texts, `collapse` makes one line of each block.
-This is SPEC section 3 and section 1 read literally, for the tests to compare
+This is docs/spec.md section 3 and section 1 read literally, for the tests to compare
 the compiled passes with (tests/test_text_compiled.py) and to check the
 fit's figures by (tests/test_properties.py). Only the script tests (Han,
 Hiragana, Katakana; Thai, Lao, Khmer, Myanmar) are delegated to
@@ -30,7 +30,7 @@ END_MARK: Final = END[-1]
 
 @lru_cache(maxsize=1 << 16)  # the same few hundred characters make most text
 def reference_class(char: str) -> str:
-    """SPEC section 3 for one character: cjk, dense (a letter or number of Thai, Lao,
+    """docs/spec.md section 3 for one character: cjk, dense (a letter or number of Thai, Lao,
     Khmer, Myanmar), dense_mark, letter, mark (word character), glue, or sep."""
     if char in SPEC_GLUE:
         return "glue"

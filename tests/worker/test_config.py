@@ -216,7 +216,7 @@ def test_invalid_setting_exits_2_naming_the_variable() -> None:
 
 
 def test_the_documentation_lists_every_variable() -> None:
-    text = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    text = (Path(__file__).resolve().parents[2] / "docs" / "worker.md").read_text()
     for setting in SETTINGS:
         assert f"| `{setting.env}` |" in text
 
