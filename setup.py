@@ -6,8 +6,10 @@ reads lexbor's tree directly, without a Python call per node; the word count
 and the whitespace collapse (_text.pyx) make one pass over the characters;
 the rest, compiled with mypyc, runs about 25% faster than as Python
 (BENCHMARKS.md). The scan that bounds nesting before lexbor parses
-(blockdensity/_nesting.pyx) reads every byte of every tag: in Cython it costs
-a few percent of a fit, in Python several fits.
+(blockdensity/_nesting.pyx, which finds the article profile's regions with
+_regions.pyx in the same pass) reads every byte of every tag: in Cython it
+costs a few percent of a fit, in Python several fits. The guard against
+lexbor's overflow (_growing_references.pyx) reads every "&".
 
 The package needs a C compiler to build: each pass exists once, compiled
 (there is no pure-Python fallback, so nothing untested runs where a build
@@ -47,7 +49,13 @@ def _check_selectolax() -> None:
         )
 
 
-CYTHON = ["blockdensity/_nesting.pyx", "blockdensity/_walk.pyx", "blockdensity/_text.pyx"]
+CYTHON = [
+    "blockdensity/_nesting.pyx",
+    "blockdensity/_regions.pyx",
+    "blockdensity/_growing_references.pyx",
+    "blockdensity/_walk.pyx",
+    "blockdensity/_text.pyx",
+]
 
 COMPILED = [
     "blockdensity/segment.py",

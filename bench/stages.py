@@ -61,7 +61,8 @@ from blockdensity.render import render
 from blockdensity.result import NO_METADATA, summary_fields
 from blockdensity.segment import walk
 from devkit.corpus import DEFAULT_DATA, Page, load_pages
-from worker.schemas import Encoding, FetchedPage, clean_page, decode_page, encode_message
+from worker.schemas import Encoding, FetchedPage, decode_page, encode_message
+from worker.stage.clean_record import clean_page
 
 # The fit's stages, in order; then the worker's around it (not part of fit_text).
 FIT_STAGES: Final = (

@@ -62,7 +62,8 @@ from devkit.corpus import DEFAULT_DATA, SEGMENT_SETS, SETS, Page, load_pages
 from devkit.paths import ROOT
 from devkit.procs import descendants, stat_fields
 from worker.config import StageSettings
-from worker.schemas import CleanPage, Encoding, FetchedPage, clean_message_id, clean_page
+from worker.schemas import CleanPage, Encoding, FetchedPage, clean_message_id
+from worker.stage.clean_record import clean_page
 from worker.stage.fitproc import answer, fit_page
 
 _TICKS = os.sysconf("SC_CLK_TCK")

@@ -19,7 +19,7 @@ from selectolax.lexbor import (
     SelectolaxError,
 )
 
-from blockdensity._nesting import has_growing_reference
+from blockdensity._growing_references import has_growing_reference
 from blockdensity.nesting import bound_nesting
 
 __all__ = [
@@ -54,7 +54,7 @@ _STATIC_LIMIT = 4096
 # put in the tree (in text and attribute values alike). The search runs over
 # the UTF-8 bytes, which a str page is encoded to here exactly as selectolax
 # would have (lone surrogates dropped): one pass in C, cheaper than a search
-# over a str of wide characters; the compiled scan's module finds them
+# over a str of wide characters; blockdensity._growing_references finds them
 # (memchr to each "&"), the expression replaces them where there are any.
 _GROWING_REFERENCE: Final = re.compile(rb"&n([GL])t;")
 _REPLACEMENT: Final = {b"G": "\u226b\u20d2".encode(), b"L": "\u226a\u20d2".encode()}

@@ -35,17 +35,18 @@ within both bounds (every page of the development corpus: the deepest nests
 
 This module holds the rules: the tree builder's categories of element names,
 the limits, the words that name the article profile's regions. The scan is
-`blockdensity._nesting` (Cython), configured with them at import; the same
-algorithm written plainly in Python is tests/reference/scan.py, which the
-tests compare it with.
+`blockdensity._nesting` (Cython), configured with the first two at import;
+the regions it finds as it reads the page are `blockdensity._regions`'s,
+configured with the words. The same written plainly in Python is
+tests/reference/scan.py and tests/reference/regions.py, which the tests
+compare them with.
 """
 
 from __future__ import annotations
 
 from typing import Final
 
-from blockdensity._nesting import configure, scan
-from blockdensity._nesting import declares_article as _declares_article
+from blockdensity import _nesting, _regions
 from blockdensity.elements import (
     ARTICLE_TYPES,
     BOX_TOKENS,
@@ -131,7 +132,6 @@ SOUGHT: Final = (P, LI, DDDT, CELL, ROW, SECTION, BUTTON)
 # Stack-entry bits, beside the name's own (the scan sets them).
 ENTRY_FOREIGN: Final = 1 << 28  # in the SVG or MathML namespace
 ENTRY_DROPPED: Final = 1 << 29  # taken out of the page
-ENTRY_REGION: Final = 1 << 30  # marked as a comments or boxes region (the article profile)
 
 
 def _flags(names: str, flag: int) -> dict[str, int]:
@@ -227,21 +227,23 @@ _BITS: Final = (
     "VOID", "IGNORED", "RAW", "PLAINTEXT", "FORMATTING", "SINGLE", "CLOSES_P", "SCOPE",
     "MARKER", "TABLE", "TABLE_PART", "SPECIAL", "LI", "DDDT", "HEADING", "OPTION", "CELL",
     "ROW", "SECTION", "BUTTON", "P", "FOREIGN", "INTEGRATION", "BREAKOUT", "INLINE_ELEMENT",
-    "LIST_PASS", "BOUNDARY_ELEMENT", "ENTRY_FOREIGN", "ENTRY_DROPPED", "ENTRY_REGION",
+    "LIST_PASS", "BOUNDARY_ELEMENT", "ENTRY_FOREIGN", "ENTRY_DROPPED",
 )  # fmt: skip
 
-configure(
+_nesting.configure(
     ELEMENT_FLAGS,
     {name: globals()[name] for name in _BITS},
     DEPTH_LIMIT,
     FORMATTING_LIMIT,
     SEARCH_LIMIT,
+    NODE_LIMIT,
+    ATTRIBUTE_LIMIT,
+)
+_regions.configure(
     _COMMENT_TOKENS,
     _BOX_TOKENS,
     _ARTICLE_TYPES,
     REGION_ATTRIBUTE.encode(),
-    NODE_LIMIT,
-    ATTRIBUTE_LIMIT,
     tuple(word.encode() for word in CONTENT_OWNERS),
     tuple(word.encode() for word in CONTENT_PARTS),
 )
@@ -250,14 +252,14 @@ configure(
 def cuts(data: bytes, *, regions: bool = False) -> list[Cut]:
     """The tags `bound_nesting` takes out of `data`: (start, end, replacement), in order;
     with `regions`, also the marks it inserts (start == end)."""
-    return scan(data, regions)
+    return _nesting.scan(data, regions)
 
 
 def declares_article(data: bytes) -> bool:
     """Whether the scan finds article structure in `data`: a main container
     (main, article, role=main, itemprop=articleBody), og:type article, or a
     JSON-LD article type."""
-    return _declares_article(data)
+    return _nesting.declares_article(data)
 
 
 def bound_nesting(data: bytes, *, regions: bool = False) -> bytes:

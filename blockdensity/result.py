@@ -210,9 +210,10 @@ NO_METADATA: Final = Metadata()
 class Summary:
     """What the fit found on one page, as plain data: the record a pipeline keeps.
 
-    Every field here is a field of the worker's output record too (CleanPage
-    extends this class), so a new output field is one new field here. Plain
-    data throughout: a Summary pickles, and msgspec encodes it as it is.
+    Every field here is a field of the worker's output record too
+    (worker.clean_page.CleanPage declares them again, without the library; a
+    test holds the two alike). Plain data throughout: a Summary pickles, and
+    msgspec encodes it as it is.
     """
 
     text: str = field(metadata=_doc("Main text; the whole text on fallback."))

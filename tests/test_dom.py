@@ -17,7 +17,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from blockdensity import dom
-from blockdensity._nesting import has_growing_reference
+from blockdensity._growing_references import has_growing_reference
 
 
 def body_text(html: str | bytes) -> str:

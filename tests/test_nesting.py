@@ -1,8 +1,9 @@
 """The bound on nesting (blockdensity.nesting): what it takes out of a page before lexbor parses it.
 
-The scan (blockdensity._nesting, Cython) and its plain Python reference
-(tests/reference/scan.py) must find the same cuts and region marks on every
-page (the development corpus's sample, the fuzz corpus, the hostile shapes and random
+The scan (blockdensity._nesting, Cython, with the regions of
+blockdensity._regions) and its plain Python reference (tests/reference/scan.py
+and regions.py) must find the same cuts and region marks on every page (the
+development corpus's sample, the fuzz corpus, the hostile shapes and random
 tag soup); a page within the bounds comes back as the same object; a page
 beyond them loses only the nesting: its text, its words and its blocks stay;
 and whatever the page, lexbor's tree is no deeper than the bound allows.
@@ -17,7 +18,7 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from blockdensity import _nesting, fit_text, html_to_text, nesting
+from blockdensity import _regions, fit_text, html_to_text, nesting
 from blockdensity.dom import Document
 from blockdensity.elements import CONTENT_OWNERS, CONTENT_PARTS
 from blockdensity.nesting import (
@@ -395,19 +396,13 @@ def _configure(
     content_owners: tuple[bytes, ...],
     article_types: tuple[bytes, ...] = nesting._ARTICLE_TYPES,
 ) -> None:
-    """nesting's configure() with other comment words, content owner words, article types."""
-    _nesting.configure(
-        nesting.ELEMENT_FLAGS,
-        {name: getattr(nesting, name) for name in nesting._BITS},
-        DEPTH_LIMIT,
-        FORMATTING_LIMIT,
-        nesting.SEARCH_LIMIT,
+    """nesting's configure() of the regions with other comment words, content owner words,
+    article types."""
+    _regions.configure(
         comment_tokens,
         nesting._BOX_TOKENS,
         article_types,
         nesting.REGION_ATTRIBUTE.encode(),
-        NODE_LIMIT,
-        ATTRIBUTE_LIMIT,
         content_owners,
         tuple(word.encode() for word in CONTENT_PARTS),
     )

@@ -8,7 +8,9 @@ Each program reads only its own: `StageSettings` (python -m worker),
 function seam nor reads the cgroup's CPU quota); each program's `--help`
 prints its own part of the table (`help_table`). A value that does not
 parse raises ConfigError naming the variable (each entry point turns it
-into exit status 2).
+into exit status 2). The library is imported only to parse the stage's
+settings of the fit (profile, comments): the feeder and the collector
+import no part of it.
 """
 
 from __future__ import annotations
@@ -21,10 +23,11 @@ import textwrap
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Any, Final, Self
+from typing import TYPE_CHECKING, Any, Final, Self
 from urllib.parse import parse_qs, urlsplit, urlunsplit
 
-from blockdensity import Comments, Profile
+if TYPE_CHECKING:
+    from blockdensity import Comments, Profile
 
 __all__ = [
     "ENV_PREFIX",
@@ -364,6 +367,18 @@ def _choice(options: tuple[str, ...], *, upper: bool = False) -> Callable[[str],
     return parse
 
 
+def _profile(value: str) -> Profile:
+    from blockdensity import Profile  # noqa: PLC0415 - the stage's alone (see above)
+
+    return Profile(_choice(tuple(Profile))(value))
+
+
+def _comments(value: str) -> Comments:
+    from blockdensity import Comments  # noqa: PLC0415 - the stage's alone (see above)
+
+    return Comments(_choice(tuple(Comments))(value))
+
+
 def _import_path(value: str) -> str:
     """A `module:function` path that imports; stored as text, resolved by the pool."""
     value = value.strip()
@@ -598,14 +613,14 @@ SETTINGS: Final[tuple[Setting, ...]] = (
     Setting("log_format", _choice(LOG_FORMATS), "text", "text, or json (one object a line)."),
     Setting(
         "profile",
-        lambda value: Profile(_choice(tuple(Profile))(value)),
+        _profile,
         "article",
         "Which fit runs: article (the default: the published fit and the article rules "
         "after it) or published (SPEC exactly).",
     ),
     Setting(
         "comments",
-        lambda value: Comments(_choice(tuple(Comments))(value)),
+        _comments,
         "separate",
         "Where the page's user comments go (article profile): separate (the output's "
         "comments field, not its text), include (the text too, after the article), or drop.",

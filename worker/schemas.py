@@ -5,15 +5,19 @@ body is a string, or MessagePack, where it is raw bytes (the cheap one: no
 escaping, no transcoding). The output uses the input's encoding. Unknown
 fields are ignored so that producers can add fields without breaking us.
 
-The JSON Schemas under schemas/ are generated from these Structs
-(`python -m worker.schemas` rewrites them; a test keeps them in step).
+CleanPage and the types it holds are worker.clean_page's (declared there
+without the library: a program that only reads or writes messages imports
+no part of the fit); the stage fills one from a fit
+(worker.stage.clean_record). The JSON Schemas under schemas/ are generated
+from these records (`python -m worker.schemas` rewrites them; a test keeps
+them in step).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass, field, fields
+from dataclasses import fields
 from datetime import datetime
 from enum import Enum
 from pathlib import Path
@@ -21,8 +25,7 @@ from typing import Annotated, Any, Final, Generic, TypeVar
 
 import msgspec
 
-from blockdensity import Decision, Fit, Summary
-from blockdensity.result import BlockKind, Metadata, summary_fields
+from worker.clean_page import SCHEMA_VERSION, CleanPage, KeptBlock, Metadata
 from worker.content import media_type
 
 __all__ = [
@@ -33,7 +36,6 @@ __all__ = [
     "FetchedPage",
     "InvalidMessageError",
     "clean_message_id",
-    "clean_page",
     "decode_page",
     "decode_untyped",
     "encode_json",
@@ -41,15 +43,6 @@ __all__ = [
     "encoding_for",
     "json_schemas",
 ]
-
-# Bumped when CleanPage changes; it is also part of the output's message_id,
-# so outputs of different versions never de-duplicate each other. Version 2
-# added lang_detected, lang_confidence, text_sha256, metadata and blocks, all
-# optional: a consumer of version 1 ignores them, and a record of version 1
-# still decodes as a CleanPage of version 2 (README, "Message contract").
-# Version 3 added comments (the page's user comments apart from its text),
-# optional and null when there are none, the same way.
-SCHEMA_VERSION: Final = 3
 
 BodyT = TypeVar("BodyT", bytes, str)
 
@@ -105,70 +98,6 @@ class FetchedPage(msgspec.Struct, Generic[BodyT], kw_only=True, frozen=True):
         str | None,
         msgspec.Meta(description="The crawler's id of this fetch; part of the output's id."),
     ] = None
-
-
-# The fit's own fields come from blockdensity.Summary, which CleanPage
-# extends: a field added there is in the output (and, once `python -m
-# worker.schemas` has run, in its JSON Schema) with no edit here. A fit
-# process builds it (`clean_page`) and sends it encoded. A dataclass rather
-# than a Struct, as Summary is (the library's results are plain dataclasses:
-# msgspec is only its JSON-LD decoder, blockdensity/jsonld.py); msgspec
-# encodes it just as well. The docstring is the schema's.
-@dataclass(frozen=True, slots=True, kw_only=True)
-class KeptBlock:
-    """One block of the page's text: what it is, and its text (its lines in `text`)."""
-
-    kind: BlockKind = field(
-        metadata={"description": "heading, paragraph, list_item, quote, preformatted, ..."}
-    )
-    level: int | None = field(metadata={"description": "A heading's level, 1-6; else null."})
-    text: str = field(metadata={"description": "The block's lines, as in the page's text."})
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class CleanPage(Summary):
-    """A page's main text, as the indexer receives it."""
-
-    url: str = field(metadata={"description": "The page's URL, as fetched."})
-    fetch_id: str | None = field(metadata={"description": "The crawler's id of the fetch."})
-    status: int = field(metadata={"description": "The HTTP status of the fetch."})
-    fit_seconds: float = field(metadata={"description": "Time of the fit in its process."})
-    blocks: tuple[KeptBlock, ...] | None = field(
-        default=None,
-        metadata={
-            "description": "The blocks of text, in order (BLOCKDENSITY_OUTPUT_BLOCKS=true;"
-            " else null): text is their texts joined by newlines."
-        },
-    )
-    schema_version: int = SCHEMA_VERSION
-
-
-def clean_page(
-    page: FetchedPage[bytes] | FetchedPage[str],
-    fit: Summary,
-    fit_seconds: float,
-    *,
-    blocks: bool = False,
-) -> CleanPage:
-    """The output record of `page`, from its fit (a Fit, or any Summary); with `blocks`
-    (and a Fit), the kept blocks too."""
-    return CleanPage(
-        url=page.url,
-        fetch_id=page.fetch_id,
-        status=page.status,
-        fit_seconds=fit_seconds,
-        blocks=kept_blocks(fit) if blocks and isinstance(fit, Fit) else None,
-        **summary_fields(fit),
-    )
-
-
-def kept_blocks(fit: Fit) -> tuple[KeptBlock, ...]:
-    """The blocks whose text is the page's text, in order (all of them on fallback)."""
-    return tuple(
-        KeptBlock(kind=block.kind, level=block.level, text=block.text)
-        for block in fit.blocks
-        if block.text and (fit.fallback or block.decision is Decision.CONTENT)
-    )
 
 
 _JSON_DECODER: Final = msgspec.json.Decoder(FetchedPage[str])

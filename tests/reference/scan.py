@@ -4,31 +4,27 @@ blockdensity._nesting (Cython) is the scan the fit runs; this is the same
 algorithm over Python lists and dicts, step for step, kept here to be read
 and to be compared with: both must find the same cuts and region marks on
 every page the tests give them. It reads the rules (the element categories,
-the limits, the region words) from blockdensity.nesting, as the compiled one
-does. It is not shipped and not compiled.
+the limits) from blockdensity.nesting, as the compiled one does; the
+regions it finds as it reads are tests/reference/regions.py's, as the
+compiled scan's are blockdensity._regions'. It is not shipped and not compiled.
 """
 
 from __future__ import annotations
 
 from typing import Final
 
-from blockdensity.elements import ARTICLE_TYPES, BOX_TOKENS, COMMENT_TOKENS, CONTENT_TOKENS
 from blockdensity.nesting import (
     ATTRIBUTE_LIMIT,
     BOUNDARY_ELEMENT,
-    BOXES_LABEL,
     BREAKOUT,
     BUTTON,
     CELL,
     CLOSES_P,
-    COMMENTS_LABEL,
-    CONTENT_LABEL,
     DDDT,
     DEPTH_LIMIT,
     ELEMENT_FLAGS,
     ENTRY_DROPPED,
     ENTRY_FOREIGN,
-    ENTRY_REGION,
     FOREIGN,
     FORMATTING,
     FORMATTING_LIMIT,
@@ -38,13 +34,11 @@ from blockdensity.nesting import (
     INTEGRATION,
     LI,
     LIST_PASS,
-    MAIN_LABEL,
     MARKER,
     NODE_LIMIT,
     OPTION,
     PLAINTEXT,
     RAW,
-    REGION_ATTRIBUTE,
     ROW,
     SCOPE,
     SEARCH_LIMIT,
@@ -57,29 +51,11 @@ from blockdensity.nesting import (
     VOID,
     P,
 )
+from tests.reference.regions import REGION_ATTRIBUTES, Labels, Regions
 
 __all__ = ["scan", "scan_regions"]
 
 Cut = tuple[int, int, bytes]
-
-# The attributes a region is recognised by.
-_REGION_ATTRIBUTES: Final = frozenset(
-    (b"class", b"id", b"role", b"itemprop", b"property", b"content", b"type")
-)
-_MAIN_ELEMENTS: Final = (b"main", b"article")
-_MAIN: Final = MAIN_LABEL.encode()
-_CONTENT: Final = CONTENT_LABEL.encode()
-_COMMENTS: Final = COMMENTS_LABEL.encode()
-_BOXES: Final = BOXES_LABEL.encode()
-# Containers: their marks always stay (only a main container, or the h1,
-# unmarks the comments and boxes regions around it).
-_CONTAINERS: Final = (_MAIN, _CONTENT)
-# The labels marked on a page that declares no article (the rest need one).
-_UNDECLARED: Final = (_CONTENT, _COMMENTS)
-_CONTENT_TOKENS: Final = tuple(token.encode() for token in CONTENT_TOKENS)
-_COMMENT_TOKENS: Final = tuple(token.encode() for token in COMMENT_TOKENS)
-_BOX_TOKENS: Final = tuple(token.encode() for token in BOX_TOKENS)
-_ARTICLE_TYPES: Final = tuple(f'"{name}"'.encode() for name in ARTICLE_TYPES)
 
 _WHITESPACE: Final = frozenset(b"\t\n\f\r ")
 _NAME_END: Final = frozenset(b"\t\n\f\r />")
@@ -96,12 +72,9 @@ class _Scan:
 
     def __init__(self, data: bytes, *, regions: bool = False) -> None:
         self.data = data
-        self.regions = regions  # find the article profile's regions too
-        self.structure = False  # the page declares an article (regions only)
-        # Per marked start tag: where the mark goes, its labels, and the index of
-        # the mark of the nearest marked element around it (-1 for none).
-        self.marks: list[tuple[int, list[bytes], int]] = []
-        self.mark_of: list[int] = []  # per stack entry: its mark's index, or -1
+        # the article profile's regions, found as the page is read (None: not sought)
+        self.regions = Regions(data) if regions else None
+        self.mark_of: list[int] = []  # per stack entry: its region mark's index, or -1
         self.names: list[bytes] = []  # the stack of open elements, bottom first
         self.flags: list[int] = []
         self.kept = 0  # entries of the stack not taken out of the page
@@ -216,7 +189,7 @@ class _Scan:
         self.cuts.append((start, end, _replacement(flags)))
 
     def start_tag(  # noqa: C901, PLR0911, PLR0912 - one branch per rule of the tree builder
-        self, name: bytes, start: int, end: int, self_closing: bool, labels: list[bytes]
+        self, name: bytes, start: int, end: int, self_closing: bool, labels: Labels
     ) -> None:
         flags = ELEMENT_FLAGS.get(name.decode("latin-1"), 0)
         if self.in_foreign_content():
@@ -275,7 +248,7 @@ class _Scan:
                 self.push(parent, ELEMENT_FLAGS[parent.decode()])
         self.open(name, flags & ~INTEGRATION, start, end, labels)
 
-    def open(self, name: bytes, flags: int, start: int, end: int, labels: list[bytes]) -> None:
+    def open(self, name: bytes, flags: int, start: int, end: int, labels: Labels) -> None:
         # A raw-text element is never taken out: its content, which the scan
         # skips, would then be parsed as markup.
         if self.depth() >= DEPTH_LIMIT and not flags & (RAW | PLAINTEXT):
@@ -283,42 +256,9 @@ class _Scan:
             self.push(name, flags | ENTRY_DROPPED)
             return
         mark = -1
-        if self.regions and (name == b"h1" or _MAIN in labels):
-            self.unmark_around()  # a region holding the article's headline or container is none
-        if labels:
-            if _MAIN in labels:
-                self.structure = True
-            mark = len(self.marks)
-            outer = next((m for m in reversed(self.mark_of) if m >= 0), -1)
-            self.marks.append((start + 1 + len(name), labels, outer))
-            if _COMMENTS in labels or _BOXES in labels:
-                flags |= ENTRY_REGION
+        if self.regions is not None:
+            mark = self.regions.open(name, labels, start + 1 + len(name), self.mark_of)
         self.push(name, flags, mark)
-
-    def unmark_around(self) -> None:
-        """Take the comments and boxes labels off every region open around this point."""
-        for index, flags in enumerate(self.flags):
-            if flags & ENTRY_REGION:
-                where, labels, outer = self.marks[self.mark_of[index]]
-                kept = [label for label in labels if label in _CONTAINERS]
-                self.marks[self.mark_of[index]] = (where, kept, outer)
-                self.flags[index] = flags & ~ENTRY_REGION
-
-    def labels(self, name: bytes, attributes: dict[bytes, bytes]) -> list[bytes]:
-        """The region labels of a start tag (the article profile): main, comments, boxes."""
-        labels = []
-        role = attributes.get(b"role", b"").lower().split()
-        itemprop = attributes.get(b"itemprop", b"").lower().split()
-        if name in _MAIN_ELEMENTS or b"main" in role or b"articlebody" in itemprop:
-            labels.append(MAIN_LABEL.encode())
-        named = attributes.get(b"class", b"").lower() + b" " + attributes.get(b"id", b"").lower()
-        if not labels and any(token in named.translate(None, b"-_") for token in _CONTENT_TOKENS):
-            labels.append(_CONTENT)
-        if any(token in named for token in _COMMENT_TOKENS):
-            labels.append(COMMENTS_LABEL.encode())
-        elif any(token in named for token in _BOX_TOKENS):
-            labels.append(BOXES_LABEL.encode())
-        return labels
 
     def close(self, index: int) -> None:
         if index >= 0:
@@ -348,7 +288,9 @@ class _Scan:
         data = self.data
         size = len(data)
         at = 0
-        attributes: dict[bytes, bytes] | None = {} if self.regions else None
+        regions = self.regions
+        # the region attributes of each start tag (with regions)
+        attributes: dict[bytes, bytes] = {}
         while True:
             lt = data.find(b"<", at)
             if lt < 0 or lt + 1 >= size:
@@ -374,10 +316,11 @@ class _Scan:
                 at = lt + 1
                 continue
             name_end = _name_end(data, lt + 1)
-            if attributes is not None:
-                attributes.clear()
+            attributes.clear()
             starts: list[int] = []
-            at, self_closing = _attributes_end(data, name_end, attributes, starts)
+            at, self_closing = _attributes_end(
+                data, name_end, attributes if regions is not None else None, starts
+            )
             if at > size:
                 break
             self.nodes += 2 + min(len(starts), ATTRIBUTE_LIMIT)
@@ -392,7 +335,7 @@ class _Scan:
             ):  # an unclosed noscript's start tag goes: what follows is the page
                 self.cuts.append((lt, at, b" "))
                 continue
-            labels = self.labels(name, attributes) if attributes is not None else []
+            labels = regions.labels(name, attributes) if regions is not None else []
             cut_before = len(self.cuts)
             self.start_tag(name, lt, at, self_closing, labels)
             if len(starts) > ATTRIBUTE_LIMIT and not (
@@ -400,50 +343,22 @@ class _Scan:
             ):  # the attributes past the limit go, unless the whole tag did
                 self.cuts.append((starts[ATTRIBUTE_LIMIT], at - (2 if self_closing else 1), b""))
             flags = ELEMENT_FLAGS.get(name.decode("latin-1"), 0)
-            if attributes is not None and name == b"meta":
-                content = attributes.get(b"content", b"").strip().lower()
-                if attributes.get(b"property", b"").lower() == b"og:type" and content == b"article":
-                    self.structure = True
+            if regions is not None:
+                regions.end_of_start_tag(name, attributes)
             if flags & (RAW | PLAINTEXT) and not self.in_foreign_content():
                 if flags & PLAINTEXT:
                     break
                 end = _raw_text_end(data, at, name)
-                if (
-                    attributes is not None
-                    and name == b"script"
-                    and attributes.get(b"type", b"").strip().lower() == b"application/ld+json"
-                    and any(data.find(kind, at, end) >= 0 for kind in _ARTICLE_TYPES)
-                ):
-                    self.structure = True
+                if regions is not None:
+                    regions.read_raw_text(name, attributes, at, end)
                 at = end
         return self.result()
 
     def result(self) -> list[Cut]:
-        """The cuts, and the region marks among them if the page declares an article."""
-        if not self.marks:
+        """The cuts, and the region marks among them (with regions)."""
+        if self.regions is None:
             return self.cuts
-        # A comments or boxes label inside an element that keeps the same label
-        # adds nothing (the article profile reads the outermost of each): it is
-        # left out, so fewer regions are wrapped after the parse. A main label
-        # always stays: the inner_container rule reads the containers nested in
-        # the main one.
-        kept: list[list[bytes]] = []
-        above: list[set[bytes]] = []  # per mark, the labels kept around it
-        marks = []
-        for where, labels, outer in self.marks:
-            around = (above[outer] | set(kept[outer])) if outer >= 0 else set()
-            own = [
-                label
-                for label in labels
-                if (label in _CONTAINERS or label not in around)
-                and (self.structure or label in _UNDECLARED)
-            ]
-            kept.append(own)
-            above.append(around)
-            if own:
-                text = f' {REGION_ATTRIBUTE}="{b" ".join(own).decode()}"'.encode()
-                marks.append((where, where, text))
-        return sorted([*self.cuts, *marks], key=lambda cut: cut[0])
+        return self.regions.marked(self.cuts)
 
 
 def _name_end(data: bytes, at: int) -> int:
@@ -522,7 +437,7 @@ def _attributes_end(  # noqa: C901, PLR0912 - the tokenizer's attribute states
                 value_end = at
         if attributes is not None:
             name = data[name_start:name_end].lower()
-            if name in _REGION_ATTRIBUTES and name not in attributes:
+            if name in REGION_ATTRIBUTES and name not in attributes:
                 attributes[name] = data[value_start:value_end]
 
 
@@ -555,4 +470,6 @@ def scan_regions(data: bytes) -> tuple[list[Cut], bool]:
     """What blockdensity.nesting.cuts(data, regions=True) and declares_article(data) must
     return: the cuts and region marks, and whether the page declares an article."""
     reference = _Scan(data, regions=True)
-    return reference.run(), reference.structure
+    found = reference.run()
+    assert reference.regions is not None
+    return found, reference.regions.structure

@@ -36,7 +36,7 @@ import msgspec
 import pytest
 from yarl import URL
 
-from blockdensity import FallbackReason, Metadata, Profile, fit_text
+from blockdensity import fit_text
 from blockdensity.metadata import MAX_ITEM, MAX_ITEMS, MAX_TEXT
 from devkit.broker import free_port
 from devkit.client import Client
@@ -45,6 +45,7 @@ from devkit.paths import ROOT
 from devkit.rabbitnode import PrivateRabbit
 from devkit.workers import http_get, running_app, start_worker, wait_for, worker_env
 from worker.amqp.topology import HEADER_REASON
+from worker.clean_page import FallbackReason, Metadata, Profile
 from worker.config import StageSettings
 from worker.logs import TEXT_LIMIT, JsonFormatter, TextFormatter
 from worker.schemas import (

@@ -1,8 +1,15 @@
-"""The message contract: decoding, its errors, the output's id, the committed JSON Schemas."""
+"""The message contract: decoding, its errors, the output's id, the committed JSON Schemas.
+
+The output record (worker.clean_page) is declared without the library: it
+mirrors blockdensity's Summary, Metadata and enums, field for field, and the
+stage fills it from a Fit (worker.stage.clean_record); the feeder and the
+collector import no part of the fit.
+"""
 
 from __future__ import annotations
 
 import dataclasses
+import enum
 import json
 import subprocess
 import sys
@@ -11,7 +18,9 @@ from datetime import UTC, datetime
 import msgspec
 import pytest
 
-from blockdensity import BlockKind, FallbackReason, Metadata, Profile, Summary, fit_text
+import blockdensity
+from blockdensity import Summary, fit_text
+from worker.clean_page import BlockKind, FallbackReason, Metadata, Profile
 from worker.schemas import (
     SCHEMA_DIR,
     CleanPage,
@@ -19,12 +28,12 @@ from worker.schemas import (
     FetchedPage,
     InvalidMessageError,
     clean_message_id,
-    clean_page,
     decode_page,
     encode_message,
     encoding_for,
     json_schemas,
 )
+from worker.stage.clean_record import clean_page
 
 
 def test_msgpack_page_carries_raw_bytes() -> None:
@@ -316,21 +325,87 @@ def test_clean_page_fields_are_the_contract() -> None:
     )
 
 
-def test_clean_page_carries_every_summary_field_without_a_copy_by_hand() -> None:
-    # The one-edit rule: a field of blockdensity.Summary is a field of the output.
-    summary = {field.name for field in dataclasses.fields(Summary)}
-    assert summary <= {field.name for field in dataclasses.fields(CleanPage)}
-    fit = fit_text("<title>T</title><p>one two three</p>")
-    fetched = FetchedPage(url="https://e.org/", body=b"", fetch_id="f", status=203)
-    page = clean_page(fetched, fit, 0.5)
-    for name in summary:
-        assert getattr(page, name) == getattr(fit, name), name
-    assert (page.url, page.fetch_id, page.status, page.fit_seconds) == (
-        "https://e.org/",
-        "f",
-        203,
-        0.5,
+def _described(record: type[object]) -> list[tuple[str, object, object, str | None]]:
+    """A dataclass's fields: name, default, whether it is set by __init__, description."""
+    return [
+        (item.name, item.default, item.init, item.metadata.get("description"))
+        for item in dataclasses.fields(record)  # type: ignore[arg-type]  # a dataclass
+    ]
+
+
+def test_the_record_mirrors_the_library_s_summary_field_for_field() -> None:
+    # The fit's part of the record is blockdensity.Summary's fields, in its order,
+    # with the same defaults and descriptions: a field the library adds fails
+    # here until worker.clean_page (and worker.stage.clean_record) carry it.
+    summary = _described(Summary)
+    assert _described(CleanPage)[: len(summary)] == [
+        (name, Metadata() if isinstance(default, blockdensity.Metadata) else default, init, text)
+        for name, default, init, text in summary
+    ]
+    assert _described(Metadata) == _described(blockdensity.Metadata)
+    assert Metadata.__doc__ == blockdensity.Metadata.__doc__  # the schema's description
+
+
+@pytest.mark.parametrize(
+    ("ours", "library"),
+    [
+        (Profile, blockdensity.Profile),
+        (FallbackReason, blockdensity.FallbackReason),
+        (BlockKind, blockdensity.BlockKind),
+    ],
+)
+def test_the_record_s_enums_are_the_library_s(
+    ours: type[enum.StrEnum], library: type[enum.StrEnum]
+) -> None:
+    assert [(member.name, member.value) for member in ours] == [
+        (member.name, member.value) for member in library
+    ]
+    assert ours.__doc__ == library.__doc__  # the schema's description
+
+
+def test_clean_page_carries_every_summary_field_of_the_fit() -> None:
+    html = (
+        '<html lang="en"><title>T</title><meta property="og:title" content="Shared">'
+        '<meta name="keywords" content="a, b"><p>one two three</p>'
     )
+    for fit in (fit_text(html), fit_text(html, blockdensity.PUBLISHED_CONF)):
+        fetched = FetchedPage(url="https://e.org/", body=b"", fetch_id="f", status=203)
+        page = clean_page(fetched, fit, 0.5)
+        for item in dataclasses.fields(Summary):
+            # as the wire carries them: enums as their values, records as maps
+            ours, theirs = getattr(page, item.name), getattr(fit, item.name)
+            assert msgspec.to_builtins(ours) == msgspec.to_builtins(theirs), item.name
+        assert page.fallback_reason is FallbackReason.SINGLE_BLOCK
+        assert page.metadata.keywords == ("a", "b")
+        assert (page.url, page.fetch_id, page.status, page.fit_seconds) == (
+            "https://e.org/",
+            "f",
+            203,
+            0.5,
+        )
+
+
+def test_the_feeder_and_the_collector_import_no_part_of_the_fit() -> None:
+    # They publish and read messages: the record's types are the contract's own,
+    # and neither the fit, nor its parser, nor its language detector loads.
+    code = (
+        "import sys\n"
+        "import worker.feed.__main__, worker.feed.cli, worker.collect.__main__\n"
+        "import worker.collect.cli, worker.schemas, worker.clean_page, worker.config\n"
+        "print(sorted(name for name in sys.modules if name.partition('.')[0]\n"
+        "             in ('blockdensity', 'selectolax', 'pycld2')))\n"
+    )
+    found = subprocess.run(  # noqa: S603 - our own interpreter and code
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.strip()
+    assert found == "[]"
+    # The stage's conversion does load the fit (the probe above can see it).
+    code = code.replace("import sys\n", "import sys, worker.stage.clean_record\n")
+    found = subprocess.run(  # noqa: S603 - our own interpreter and code
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.strip()
+    assert "'blockdensity'" in found
+    assert "'selectolax.lexbor'" in found
 
 
 def test_the_schema_describes_fields_from_their_metadata() -> None:

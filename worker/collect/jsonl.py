@@ -12,7 +12,6 @@ from __future__ import annotations
 import base64
 from typing import Any, Final
 
-from blockdensity.decode import decode_html
 from worker.amqp.reader import Incoming
 from worker.amqp.topology import HEADER_ERROR, HEADER_QUEUE, HEADER_REASON
 from worker.collect.records import OutputFormat, decoded
@@ -49,7 +48,15 @@ def _dead_letter_line(message: Incoming) -> bytes:
         page = decode_page(body, encoding_for(message.content_type))
     except (ContentCodingError, InvalidMessageError) as error:
         return encode_json(_undecodable(message, str(error), why)) + b"\n"
-    text = page.body if isinstance(page.body, str) else decode_html(page.body, page.charset)[0]
+    if isinstance(page.body, str):
+        text = page.body
+    else:
+        # The fit's decoder, as the stage would have read the page. Imported
+        # here, for a dead letter's raw bytes alone: the collector imports no
+        # part of the library otherwise (blockdensity's package loads the fit).
+        from blockdensity.decode import decode_html  # noqa: PLC0415 - see above
+
+        text = decode_html(page.body, page.charset)[0]
     line = {
         "url": page.url,
         "body": text,

@@ -25,7 +25,8 @@ from dataclasses import replace
 from typing import Final, cast
 
 from blockdensity import DEFAULT_CONF, Comments, Conf, Profile, fit_text
-from worker.schemas import CleanPage, Encoding, FetchedPage, clean_page, decode_page, encode_message
+from worker.schemas import CleanPage, Encoding, FetchedPage, decode_page, encode_message
+from worker.stage.clean_record import clean_page
 from worker.stage.ipc import (
     FRAME_ENCODINGS,
     HEADER,

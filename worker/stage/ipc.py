@@ -18,7 +18,7 @@ from typing import Final
 
 import msgspec
 
-from blockdensity import FallbackReason
+from worker.clean_page import FallbackReason
 from worker.schemas import Encoding
 
 __all__ = [

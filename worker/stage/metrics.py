@@ -25,7 +25,7 @@ from prometheus_client import (
 )
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
 
-from blockdensity import FallbackReason
+from worker.clean_page import FallbackReason
 from worker.stage.ipc import Fitted
 from worker.stage.outcome import Outcome, RestartReason
 

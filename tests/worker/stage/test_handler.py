@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 import msgspec
 import pytest
 
-from blockdensity import FallbackReason
 from worker.amqp.errors import PublishFailedError
+from worker.clean_page import FallbackReason
 from worker.config import StageSettings
 from worker.schemas import Encoding, clean_message_id
 from worker.stage.handler import Handler

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from prometheus_client.parser import text_string_to_metric_families
 
-from blockdensity import FallbackReason
+from worker.clean_page import FallbackReason
 from worker.stage.ipc import Fitted
 from worker.stage.metrics import Metrics
 from worker.stage.outcome import Outcome

@@ -12,11 +12,13 @@ from collections.abc import Awaitable, Callable
 import msgspec
 import pytest
 
-from blockdensity import Comments, FallbackReason, fit_text
+from blockdensity import Comments, fit_text
 from devkit.faults import HANG_SIGNAL, SLOW_MARKER, dies_on_arrival, fit_page_with_markers
 from devkit.messages import sample_pages
 from devkit.procs import children
+from worker.clean_page import FallbackReason
 from worker.schemas import CleanPage, Encoding, FetchedPage, encode_message
+from worker.stage.channel import Channel
 from worker.stage.fitproc import FitFunction, fit_page, resolve_fit_function
 from worker.stage.ipc import HEADER, FitReply, Fitted, Frame, Pong, Raised, encode_reply
 from worker.stage.outcome import Outcome, RestartReason
@@ -25,7 +27,6 @@ from worker.stage.pool import (
     FitPool,
     FitPoolStartError,
     FitTimeoutError,
-    _Channel,
 )
 
 # Fit timeouts of 0.5-5 s and restarts counted within 1.5 s.
@@ -442,9 +443,9 @@ async def test_a_page_dispatched_later_on_the_same_child_gets_its_whole_timeout(
         await pool.close()
 
 
-async def _channel_pair() -> tuple[_Channel, socket.socket, list[object]]:
+async def _channel_pair() -> tuple[Channel, socket.socket, list[object]]:
     ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
-    channel = _Channel(ours)
+    channel = Channel(ours)
     replies: list[object] = []
     channel.on_reply = replies.append
     await asyncio.get_running_loop().connect_accepted_socket(lambda: channel, ours)

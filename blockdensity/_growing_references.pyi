@@ -1,0 +1,3 @@
+# The guard against lexbor's overflow on two references (_growing_references.pyx).
+
+def has_growing_reference(data: bytes) -> bool: ...
