@@ -26,6 +26,7 @@ from blockdensity.decode import Source, decode
 from blockdensity.language import detect_language
 from blockdensity.measure import Measures, measure
 from blockdensity.metadata import read_metadata
+from blockdensity.pagetype import PageType
 from blockdensity.parse import (
     Parsed,
     Reading,
@@ -47,11 +48,14 @@ def fit_text(
     *,
     charset: str | None = None,
     url: str | None = None,
+    page_type: PageType | None = None,
 ) -> Fit:
     """Keep a page's main text and drop the boilerplate around it.
 
     `html` may be bytes, decoded as a browser would (`charset` is the HTTP
     header's, if any). `url`, the page's, resolves the URLs of its metadata.
+    `page_type`, when the caller knows what kind of page it is (a crawler's
+    map of a site), chooses the rules by kind of page (blockdensity.decide.kinds).
     Never raises for any input: a page the fit cannot judge comes back
     whole, with `fallback` set (docs/spec.md section 6).
     """
@@ -62,7 +66,8 @@ def fit_text(
     measures = measure(page)
     if not page.blocks or sum(measures.words) < REREAD_WORDS:
         parsed, page, measures = reread(parsed, page, measures, conf)
-    verdict = decide(page, measures, conf)
+    kind, kind_confidence = (page_type, 1.0) if page_type is not None else (PageType.ARTICLE, 0.0)
+    verdict = decide(page, measures, conf, kind, kind_confidence)
     rendered = render(page, verdict, conf.comments)
     language = detect_language(rendered.text) if conf.detect_language else NO_LANGUAGE
     metadata = (

@@ -92,7 +92,13 @@ class Reason(StrEnum):
     OUTSIDE_CONTENT_CONTAINER = "outside_content_container"
     LIST_HEADING = "list_heading"  # a short block heading a link list (list_headings)
     BETWEEN_TEXT = "between_text"  # kept: a short isolated block between kept ones
-    LINKED_PROSE = "linked_prose"  # kept: the one rule that overrides a boilerplate verdict
+    LINKED_PROSE = "linked_prose"  # kept: the article rule that overrides a boilerplate verdict
+    # The rules by kind of page (blockdensity.decide.kinds).
+    FOOTER_MAJORITY = "footer_majority"  # dropped: a footer kept for holding most of the text
+    FORUM_POST = "forum_post"  # kept: a post of a forum thread the comments rule took
+    CONTAINER_TEXT = "container_text"  # kept: rejected by the tree inside the trusted container
+    SPAN_TEXT = "span_text"  # kept: a short block with few links between kept text
+    ITEM_CARD = "item_card"  # kept: an item card's heading or line (listings, collections)
 
 
 class FallbackReason(StrEnum):
