@@ -17,7 +17,8 @@ Two gates, the same checks, each with its own floors:
 
 Checked on each: mean per-page F1 on the two ROUGE sets; on the segment set
 (trafilatura-eval), F1 and precision from the passage counts summed over its
-pages; on every set, the default profile at least the published one; and
+pages; on the page-type set (wcxb-dev), WCXB's mean per-page word F1 over
+the set and over each page type; on every set, the default profile at least the published one; and
 the fallback to the whole page (docs/spec.md section 6) on under 3% of the
 pages of each set (the full gate) or on at most as many pages as when
 measured (the sample gate, whose sets are too small for a rate). Scoring and loading are
@@ -38,7 +39,8 @@ import pytest
 
 from blockdensity import DEFAULT_CONF, PUBLISHED_CONF, Conf, Fit, Profile, fit_text
 from devkit.corpus import (
-    ALL_SETS,
+    EVERY_SET,
+    PAGE_TYPES,
     SAMPLE_DATA,
     SEGMENT_SETS,
     Counts,
@@ -46,6 +48,7 @@ from devkit.corpus import (
     count_segments,
     load_pages,
     score,
+    score_words,
     sum_counts,
 )
 
@@ -56,8 +59,11 @@ pytestmark = pytest.mark.slow
 class Floors:
     """What a gate holds the fit to."""
 
-    # Per profile and set: mean per-page F1 (ROUGE sets), or F1 of the summed counts.
+    # Per profile and set: mean per-page F1 (ROUGE sets, page-type set), or F1 of
+    # the summed counts (segment set).
     f1: Mapping[Profile, Mapping[str, float]]
+    # Per profile and page type of the page-type set: its mean per-page word F1.
+    page_types: Mapping[Profile, Mapping[str, float]]
     # The segment set's precision (passages that must not be there, found): the
     # article profile's reason to be, so it has its own floor.
     segment_precision: Mapping[Profile, float]
@@ -71,40 +77,110 @@ class Floors:
 # when the set joined the corpus; its rules (the boxes guard, content_container,
 # list_headings, between_text) lifted the article profile to 0.9497 / 0.9442 /
 # 0.9007 (precision 0.8958 on trafilatura-eval), and the floors with it.
+# wcxb-dev, when it joined the gate: published 0.7613, article 0.7892 (WCXB's
+# word F1, all 1,497 pages); by type, published / article: article 0.8985 /
+# 0.9297, forum 0.5903 / 0.6711, product 0.5260 / 0.5664, collection 0.4748 /
+# 0.4942, listing 0.3860 / 0.3824, documentation 0.8517 / 0.8596, service
+# 0.7670 / 0.7698.
 FULL = Floors(
     f1={
-        Profile.PUBLISHED: {"scrapinghub": 0.87, "readability": 0.90, "trafilatura-eval": 0.86},
-        Profile.ARTICLE: {"scrapinghub": 0.94, "readability": 0.94, "trafilatura-eval": 0.89},
+        Profile.PUBLISHED: {
+            "scrapinghub": 0.87,
+            "readability": 0.90,
+            "trafilatura-eval": 0.86,
+            "wcxb-dev": 0.75,
+        },
+        Profile.ARTICLE: {
+            "scrapinghub": 0.94,
+            "readability": 0.94,
+            "trafilatura-eval": 0.89,
+            "wcxb-dev": 0.78,
+        },
+    },
+    page_types={
+        Profile.PUBLISHED: {
+            "article": 0.89,
+            "forum": 0.58,
+            "product": 0.52,
+            "collection": 0.47,
+            "listing": 0.38,
+            "documentation": 0.85,
+            "service": 0.76,
+        },
+        Profile.ARTICLE: {
+            "article": 0.92,
+            "forum": 0.66,
+            "product": 0.56,
+            "collection": 0.49,
+            "listing": 0.38,
+            "documentation": 0.85,
+            "service": 0.76,
+        },
     },
     segment_precision={Profile.PUBLISHED: 0.80, Profile.ARTICLE: 0.89},  # 0.8081, 0.8958
     fallback_rate=0.03,
 )
 
 # Measured on the sample when it was made (40 scrapinghub, 40 readability and 60
-# trafilatura-eval pages): published 0.8088 / 0.9515 / 0.8773 (precision 0.8116),
-# article 0.9180 / 0.9564 / 0.8956 (precision 0.8670); one readability page falls
-# back under both profiles, none of the others.
+# trafilatura-eval pages, 6 wcxb-dev pages of each type): published 0.8088 /
+# 0.9515 / 0.8773 (precision 0.8116) / 0.6601, article 0.9180 / 0.9564 / 0.8956
+# (precision 0.8670) / 0.6781; wcxb-dev by type, published / article: article
+# 0.9422 / 0.9534, forum 0.5181 / 0.5232, product 0.7125 / 0.7374, collection
+# 0.5118 / 0.4461, listing 0.4471 / 0.4869, documentation 0.7327 / 0.7361,
+# service 0.7563 / 0.8639. Under both profiles one readability page falls back,
+# and three wcxb-dev pages (two forums, a collection).
 SAMPLE = Floors(
     f1={
-        Profile.PUBLISHED: {"scrapinghub": 0.80, "readability": 0.94, "trafilatura-eval": 0.87},
-        Profile.ARTICLE: {"scrapinghub": 0.91, "readability": 0.95, "trafilatura-eval": 0.89},
+        Profile.PUBLISHED: {
+            "scrapinghub": 0.80,
+            "readability": 0.94,
+            "trafilatura-eval": 0.87,
+            "wcxb-dev": 0.65,
+        },
+        Profile.ARTICLE: {
+            "scrapinghub": 0.91,
+            "readability": 0.95,
+            "trafilatura-eval": 0.89,
+            "wcxb-dev": 0.67,
+        },
+    },
+    page_types={
+        Profile.PUBLISHED: {
+            "article": 0.93,
+            "forum": 0.51,
+            "product": 0.70,
+            "collection": 0.50,
+            "listing": 0.44,
+            "documentation": 0.72,
+            "service": 0.75,
+        },
+        Profile.ARTICLE: {
+            "article": 0.94,
+            "forum": 0.51,
+            "product": 0.73,
+            "collection": 0.44,
+            "listing": 0.48,
+            "documentation": 0.73,
+            "service": 0.85,
+        },
     },
     segment_precision={Profile.PUBLISHED: 0.80, Profile.ARTICLE: 0.86},
-    fallback_pages={"scrapinghub": 0, "readability": 1, "trafilatura-eval": 0},
+    fallback_pages={"scrapinghub": 0, "readability": 1, "trafilatura-eval": 0, "wcxb-dev": 3},
 )
 
 
 @dataclass(frozen=True, slots=True)
 class PageResult:
     page_id: str
-    f1: float  # ROUGE sets: the page's F1; the segment set: of its own counts
+    f1: float  # ROUGE and page-type sets: the page's F1; the segment set: of its own counts
     fallback: bool
     counts: Counts | None = None  # the segment set: the page's passage counts
+    page_type: str | None = None  # the page-type set: the page's type
 
 
 @functools.cache
 def _pages(data: Path) -> tuple[Page, ...]:
-    return tuple(load_pages(data, ALL_SETS))
+    return tuple(load_pages(data, EVERY_SET))
 
 
 @functools.cache
@@ -112,6 +188,15 @@ def _fits(data: Path, profile: Profile) -> tuple[tuple[Page, Fit], ...]:
     """Every page of every set fitted under `profile`: once per corpus and profile."""
     conf = Conf(profile=profile)
     return tuple((page, fit_text(page.html, conf)) for page in _pages(data))
+
+
+def _page_f1(page: Page, fit: Fit) -> float:
+    """The page's F1 as its set is scored (the segment set's: of the page's own counts)."""
+    if page.segmented:
+        return count_segments(fit.text, page).f1
+    if page.typed:
+        return score_words(fit.text, page.truth).f1
+    return score(fit.text, page.truth).f1
 
 
 def _set_f1(results: list[PageResult], set_name: str) -> float:
@@ -133,22 +218,23 @@ class Gate:
     def results(cls, request: pytest.FixtureRequest, data: Path) -> Results:
         """Every page of every set, scored once per profile for all the tests of the class."""
         profile: Profile = request.param
-        by_set: dict[str, list[PageResult]] = {name: [] for name in ALL_SETS}
+        by_set: dict[str, list[PageResult]] = {name: [] for name in EVERY_SET}
         for page, fit in _fits(data, profile):
-            if page.segmented:
-                counts = count_segments(fit.text, page)
-                result = PageResult(page.page_id, counts.f1, fit.fallback, counts)
-            else:
-                result = PageResult(page.page_id, score(fit.text, page.truth).f1, fit.fallback)
+            counts = count_segments(fit.text, page) if page.segmented else None
+            result = PageResult(
+                page.page_id, _page_f1(page, fit), fit.fallback, counts, page.page_type
+            )
             by_set[page.set_name].append(result)
         return profile, by_set
 
     def test_every_profile_and_set_has_a_target(self) -> None:
         assert set(self.floors.f1) == set(Profile)
-        assert all(set(floors) == set(ALL_SETS) for floors in self.floors.f1.values())
+        assert all(set(floors) == set(EVERY_SET) for floors in self.floors.f1.values())
+        assert set(self.floors.page_types) == set(Profile)
+        assert all(set(floors) == set(PAGE_TYPES) for floors in self.floors.page_types.values())
         assert set(self.floors.segment_precision) == set(Profile)
 
-    @pytest.mark.parametrize("set_name", ALL_SETS)
+    @pytest.mark.parametrize("set_name", EVERY_SET)
     def test_f1(self, results: Results, set_name: str) -> None:
         profile, by_set = results
         pages = by_set[set_name]
@@ -165,6 +251,22 @@ class Gate:
             f"pages; lowest pages: {worst}"
         )
 
+    @pytest.mark.parametrize("page_type", PAGE_TYPES)
+    def test_page_type_f1(self, results: Results, page_type: str) -> None:
+        profile, by_set = results
+        pages = [result for result in by_set["wcxb-dev"] if result.page_type == page_type]
+        assert pages, f"wcxb-dev: no {page_type} pages loaded"
+        mean_f1 = statistics.fmean(result.f1 for result in pages)
+        floor = self.floors.page_types[profile][page_type]
+        worst = ", ".join(
+            f"{result.page_id} {result.f1:.3f}"
+            for result in sorted(pages, key=lambda result: result.f1)[:5]
+        )
+        assert mean_f1 >= floor, (
+            f"{profile} profile, wcxb-dev {page_type}: F1 {mean_f1:.4f} < {floor} over "
+            f"{len(pages)} pages; lowest pages: {worst}"
+        )
+
     @pytest.mark.parametrize("set_name", SEGMENT_SETS)
     def test_segment_precision(self, results: Results, set_name: str) -> None:
         profile, by_set = results
@@ -177,14 +279,14 @@ class Gate:
         for conf in (DEFAULT_CONF, PUBLISHED_CONF):
             # The profiles' fits are the other tests' (each fitted once): the same confs.
             assert conf == Conf(profile=conf.profile)
-            for set_name in ALL_SETS:
+            for set_name in EVERY_SET:
                 chosen = [(p, f) for p, f in _fits(data, conf.profile) if p.set_name == set_name]
                 if set_name in SEGMENT_SETS:
                     f1 = sum_counts(count_segments(f.text, p) for p, f in chosen).f1
                 else:
-                    f1 = statistics.fmean(score(f.text, p.truth).f1 for p, f in chosen)
+                    f1 = statistics.fmean(_page_f1(p, f) for p, f in chosen)
                 figures[conf.profile, set_name] = f1
-        for set_name in ALL_SETS:
+        for set_name in EVERY_SET:
             article, published = (
                 figures[Profile.ARTICLE, set_name],
                 figures[Profile.PUBLISHED, set_name],
@@ -193,7 +295,7 @@ class Gate:
                 f"{set_name}: article {article:.4f} < published {published:.4f}"
             )
 
-    @pytest.mark.parametrize("set_name", ALL_SETS)
+    @pytest.mark.parametrize("set_name", EVERY_SET)
     def test_fallback_rate(self, results: Results, set_name: str) -> None:
         pages = results[1][set_name]
         assert pages, f"{set_name}: no pages loaded"

@@ -8,12 +8,24 @@ import hashlib
 import json
 from pathlib import Path
 
-from devkit.corpus import SAMPLE_DATA, load_pages
-from devkit.corpus_sample import PAGE_TYPED, PER_PAGE_TYPE, SIZES, TRUTH_FILES, WARC, differences
+from devkit.corpus import EVERY_SET, SAMPLE_DATA, load_pages
+from devkit.corpus_sample import (
+    PAGE_TYPED,
+    PER_PAGE_TYPE,
+    SAMPLED_SETS,
+    SIZES,
+    TRUTH_FILES,
+    WARC,
+    differences,
+)
 
 
 def _ids(path: Path) -> list[str]:
     return [json.loads(line)["page_id"] for line in path.read_text("utf-8").splitlines() if line]
+
+
+def test_the_sample_has_every_set_of_the_corpus() -> None:
+    assert SAMPLED_SETS == EVERY_SET
 
 
 def test_every_set_has_its_licence_its_rows_and_a_page_file_for_each_row() -> None:
