@@ -35,6 +35,7 @@ import aio_pika
 import aiormq
 
 from devkit.broker import ensure_rabbitmq, scratch_topology
+from devkit.corpus import DEFAULT_DATA
 from devkit.messages import corpus_pages
 from devkit.warcs import WarcPageSpec, write_warc
 from worker.amqp.publisher import FeedPublisher
@@ -130,7 +131,7 @@ async def _measure(
 async def _round(
     settings: StageSettings, folder: Path, cut: int | None, pages: int, window: int
 ) -> list[tuple[str, float, float]]:
-    samples = corpus_pages(300)
+    samples = corpus_pages(300, DEFAULT_DATA)  # the full set's pages, not the sample's
     specs = [
         WarcPageSpec(
             f"https://bench.example/{i}/{samples[i % len(samples)].name}",

@@ -25,6 +25,7 @@ from pathlib import Path
 from devkit.broker import ensure_rabbitmq
 from devkit.cgroup import MemoryCgroup
 from devkit.client import Client
+from devkit.corpus import DEFAULT_DATA
 from devkit.heavypages import CONSTRUCTIONS, ENVELOPE, MIB, build
 from devkit.messages import collect, corpus_pages, msgpack_page, page_url
 from devkit.procs import stat_fields
@@ -70,7 +71,10 @@ async def run(limit: int, rounds: int) -> None:
     ensure_rabbitmq()
     env = worker_env(pool_size="2")
     settings = StageSettings.from_env(env)
-    ordinary = [(f"https://ordinary.example/{i}", p.raw) for i, p in enumerate(corpus_pages(50))]
+    ordinary = [
+        (f"https://ordinary.example/{i}", p.raw)
+        for i, p in enumerate(corpus_pages(50, DEFAULT_DATA))  # the full set's, not the sample's
+    ]
     heavy = [
         (f"https://heavy.example/{name}/{round_}", build(name, settings.max_body_bytes - ENVELOPE))
         for round_ in range(rounds)

@@ -1,6 +1,6 @@
 """The worker's messages, as a test or a harness makes and reads them.
 
-Input pages (the bundled samples, the development corpus) encoded as
+Input pages (the bundled samples, the development corpus's pages) encoded as
 FetchedPage messages in MessagePack or JSON and published to an input
 queue; outputs and dead letters read back off their queues, through the
 broker closing the connection (devkit.client reconnects; reading resumes).
@@ -13,12 +13,13 @@ import gzip
 import json
 import time
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import msgspec
 
 from devkit.client import Client, Received
-from devkit.corpus import DEFAULT_DATA
+from devkit.corpus import SAMPLE_DATA
 from devkit.faults import SLOW_MARKER
 from devkit.paths import SAMPLES
 from worker.config import StageSettings
@@ -57,19 +58,25 @@ def sample_pages() -> list[Sample]:
     return [Sample(path.stem, path.read_bytes()) for path in sorted(SAMPLES.glob("*.html"))]
 
 
-def corpus_pages(count: int) -> list[Sample]:
-    """The first `count` pages of the scrapinghub development set, else the samples, cycled."""
-    folder = DEFAULT_DATA / "scrapinghub"
+def corpus_pages(count: int, data: Path = SAMPLE_DATA) -> list[Sample]:
+    """`count` pages of the scrapinghub set at `data` (the repository's sample; a benchmark
+    passes the full sets), in the set's order, cycled when it has fewer: a page's later
+    copies are named with their round (`<page_id>-1`, ...), so that every name is its own."""
+    folder = data / "scrapinghub"
     truth = folder / "ground_truth.jsonl"
-    if not truth.exists():
-        samples = sample_pages()
-        cycled = [samples[index % len(samples)] for index in range(count)]
-        return [Sample(f"{page.name}-{index}", page.raw) for index, page in enumerate(cycled)]
     ids = [json.loads(line)["page_id"] for line in truth.read_text().splitlines() if line]
-    return [
+    if not ids:
+        raise ValueError(f"no pages in {truth}")
+    pages = [
         Sample(page_id, gzip.decompress((folder / "html" / f"{page_id}.html.gz").read_bytes()))
         for page_id in ids[:count]
     ]
+    cycled = []
+    for index in range(count):
+        round_, at = divmod(index, len(pages))
+        page = pages[at]
+        cycled.append(Sample(f"{page.name}-{round_}", page.raw) if round_ else page)
+    return cycled
 
 
 def msgpack_page(url: str, body: bytes, **fields: Any) -> bytes:

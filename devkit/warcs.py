@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from warcio.recordloader import ArcWarcRecord
 from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
@@ -61,14 +62,21 @@ def write_warc(path: Path, pages: Iterable[WarcPageSpec], *, gzipped: bool = Tru
                     f"GET {page.url} HTTP/1.1", [("Host", "example")], is_http_request=True
                 ),
             )
-            writer.write_record(request)
+            _write(writer, request)
             status = StatusAndHeaders(f"{page.status} Status", headers, protocol="HTTP/1.1")
             record = writer.create_warc_record(
                 page.url, "response", payload=io.BytesIO(payload), http_headers=status
             )
-            writer.write_record(record)
+            _write(writer, record)
             ids.append(str(record.rec_headers.get_header("WARC-Record-ID")))
     return ids
+
+
+def _write(writer: WARCWriter, record: ArcWarcRecord) -> None:
+    """Write `record`, then close its stream: warcio copies a payload of no stated length
+    into a temporary file of its own to digest it, and leaves that file open."""
+    writer.write_record(record)
+    record.raw_stream.close()
 
 
 def _chunked(data: bytes, size: int = 4096) -> bytes:

@@ -15,15 +15,23 @@ other; every other module is a unit of its own, so its fixtures (the wheel,
 the image, a corpus pass) are built once, on one worker. The serial unit goes
 first (it is the longest chain), then the modules with slow tests, then the
 rest: the other worker fills the serial chain's waiting with them.
+
+The tests run on the repository's sample of the development corpus
+(tests/corpus); the few that are about the full development sets take the
+`full_data` fixture, which skips them where the sets are absent, and fails
+them under CI (CI=true), where the sets must be there.
 """
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
 from typing import Any, Final
 
 import pytest
 
 import tests.hypothesis_profiles  # noqa: F401 - loads the profile
+from devkit.corpus import DEFAULT_DATA
 from tests.compiled import stale
 
 
@@ -36,6 +44,24 @@ def pytest_configure(config: pytest.Config) -> None:
             + "\n  ".join(problems)
             + "\nrun ./dev setup (it rebuilds them), then the tests again"
         )
+
+
+@pytest.fixture(scope="session")
+def full_data() -> Path:
+    """The full development sets (BLOCKDENSITY_DATA, else ../shared/data: devkit.corpus's
+    DEFAULT_DATA), for the tests that are about them: the full accuracy gate, the full
+    digests, the sample's choice. Absent, they skip; under CI (CI=true) they fail instead,
+    for CI has the sets beside its checkout and a gate that silently skipped would pass
+    whatever the fit did."""
+    if DEFAULT_DATA.is_dir():
+        return DEFAULT_DATA
+    missing = (
+        f"the full development corpus is not at {DEFAULT_DATA} "
+        "(set BLOCKDENSITY_DATA, or put the team's shared/data beside the checkout)"
+    )
+    if os.environ.get("CI", "").lower() in {"true", "1"}:
+        pytest.fail(f"{missing}; under CI it must be there", pytrace=False)
+    pytest.skip(missing)
 
 
 # The modules whose tests are marked `serial` (each says so in its pytestmark; the

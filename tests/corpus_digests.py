@@ -1,9 +1,11 @@
 """What the fit makes of every corpus page, as stored digests: a change of output shows.
 
-Every page of every set under the data folder (`*/html/*.html.gz`: the two
-development sets and the trafilatura evaluation half) is fitted from its
-bytes as fetched under both profiles, and what the fit returns is compared
-with what corpus_digests.json stores, per page and profile:
+Every page of every set under a data folder (`*/html/*.html.gz`) is fitted
+from its bytes as fetched under both profiles, and what the fit returns is
+compared with what is stored, per page and profile. There are two stores:
+corpus_digests.json for the full development sets (../shared/data, where
+they are), sample_digests.json for the repository's sample of them
+(tests/corpus, always there). Each stores:
 
 - `text`: the SHA-256 of the text;
 - `metadata`: the SHA-256 of the metadata, every field, as canonical JSON;
@@ -15,10 +17,10 @@ with what corpus_digests.json stores, per page and profile:
 
 Digests are the first 16 hex digits: enough to see any change, small enough
 to keep in the repository. tests/test_corpus_digests.py checks them; a
-change meant to alter outputs rewrites the file, and its diff names every
+change meant to alter outputs rewrites both files, and their diffs name every
 page whose output changed:
 
-    python -m tests.corpus_digests            # rewrite tests/corpus_digests.json
+    python -m tests.corpus_digests            # rewrite both (the full sets' where they are)
     python -m tests.corpus_digests --check    # list the pages that differ
 """
 
@@ -33,9 +35,10 @@ from pathlib import Path
 from typing import Final
 
 from blockdensity import DEFAULT_CONF, PUBLISHED_CONF, Conf, Fit, fit_text
-from devkit.corpus import DEFAULT_DATA
+from devkit.corpus import DEFAULT_DATA, SAMPLE_DATA
 
-STORED: Final = Path(__file__).with_name("corpus_digests.json")
+STORED: Final = Path(__file__).with_name("corpus_digests.json")  # the full sets'
+SAMPLE_STORED: Final = Path(__file__).with_name("sample_digests.json")  # tests/corpus's
 PROFILES: Final[dict[str, Conf]] = {"article": DEFAULT_CONF, "published": PUBLISHED_CONF}
 DIGITS: Final = 16
 
@@ -91,8 +94,8 @@ def compute(data: Path = DEFAULT_DATA) -> Digests:
     return digests
 
 
-def load() -> Digests:
-    stored: Digests = json.loads(STORED.read_text(encoding="utf-8"))
+def load(stored_at: Path = STORED) -> Digests:
+    stored: Digests = json.loads(stored_at.read_text(encoding="utf-8"))
     return stored
 
 
@@ -113,27 +116,38 @@ def differences(found: Digests, stored: Digests) -> list[str]:
     return lines
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="compare, do not rewrite")
-    parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
-    args = parser.parse_args()
-    found = compute(args.data)
-    if not found:
-        print(f"no pages under {args.data}", file=sys.stderr)
-        return 1
-    if args.check:
-        lines = differences(found, load())
-        print("\n".join(lines) or f"all {len(found)} pages as stored")
-        return 1 if lines else 0
+def _rewrite(found: Digests, stored_at: Path) -> None:
     # One line per page, so that a diff of the file names the pages that changed.
     lines = [
         f"{json.dumps(key)}: {json.dumps(found[key], ensure_ascii=False)}" for key in sorted(found)
     ]
-    text = "{\n" + ",\n".join(lines) + "\n}\n"
-    STORED.write_text(text, encoding="utf-8")
-    print(f"{len(found)} pages written to {STORED}")
-    return 0
+    stored_at.write_text("{\n" + ",\n".join(lines) + "\n}\n", encoding="utf-8")
+    print(f"{len(found)} pages written to {stored_at}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="compare, do not rewrite")
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="the full sets")
+    args = parser.parse_args()
+    stores = [(SAMPLE_DATA, SAMPLE_STORED)]
+    if args.data.is_dir():
+        stores.append((args.data, STORED))
+    else:
+        print(f"no full sets at {args.data}: only the sample's digests", file=sys.stderr)
+    differing = 0
+    for data, stored_at in stores:
+        found = compute(data)
+        if not found:
+            print(f"no pages under {data}", file=sys.stderr)
+            return 1
+        if not args.check:
+            _rewrite(found, stored_at)
+            continue
+        lines = differences(found, load(stored_at))
+        print("\n".join(lines) or f"all {len(found)} pages under {data} as stored")
+        differing += len(lines)
+    return 1 if differing else 0
 
 
 if __name__ == "__main__":

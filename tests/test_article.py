@@ -4,7 +4,7 @@ The published profile is SPEC (the golden cases and properties run on it);
 here: the comments and main-container rules remove what they should, with
 their reasons and the tree's leaf kept; each rule switches off on its own; a
 page without article structure gets exactly the published fit (checked over
-the whole development corpus and the samples).
+the development corpus's sample, tests/corpus, and the samples).
 """
 
 from __future__ import annotations
@@ -26,10 +26,11 @@ from blockdensity import (
     fit_text,
 )
 from blockdensity.article import has_article_structure
-from devkit.corpus import DEFAULT_DATA, Corpus
+from devkit.corpus import SAMPLE_DATA, Corpus
+from devkit.corpus_sample import SAMPLED_SETS
 from tests.helpers import fit, seq
 
-CORPUS = Corpus(DEFAULT_DATA)
+CORPUS = Corpus(SAMPLE_DATA, SAMPLED_SETS)  # every page of the sample (tests/corpus)
 SAMPLES = Path(__file__).resolve().parents[1] / "samples"
 ARTICLE = DEFAULT_CONF
 ONLY = {rule: Conf(profile=Profile.ARTICLE, article_rules=frozenset({rule})) for rule in Rule}
@@ -499,7 +500,6 @@ UNDECLARED_REASONS = {
 }
 
 
-@pytest.mark.skipif(not CORPUS.available, reason=f"no corpus at {DEFAULT_DATA}")
 def test_every_corpus_page_without_article_structure_fits_as_published_but_four_rules() -> None:
     plain = [page for page in CORPUS.pages() if _structureless(page.html)]
     assert len(plain) >= 10  # the check must see pages

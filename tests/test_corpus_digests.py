@@ -1,29 +1,57 @@
-"""Every corpus page's output is what it was: the stored digests of tests/corpus_digests.json.
+"""Every corpus page's output is what it was: the stored digests (tests/corpus_digests.py).
 
 A change that is meant to keep outputs (a refactoring, a speed-up) must
 leave the text, metadata, detected language, comments and every other field
-of every page of every set under both profiles as stored; one that is meant
-to change them rewrites the file (`python -m tests.corpus_digests`) and its
-diff names the pages.
+of every page of every set under both profiles as stored: the repository's
+sample (tests/corpus, sample_digests.json) in every checkout, and the full
+development sets (corpus_digests.json) wherever they are (CI has them). One
+that is meant to change them rewrites both files (`python -m
+tests.corpus_digests`) and their diffs name the pages.
 """
 
 from __future__ import annotations
 
-import pytest
+from pathlib import Path
 
 from blockdensity import fit_text
-from devkit.corpus import DEFAULT_DATA
+from devkit.corpus import SAMPLE_DATA
+from devkit.corpus_sample import PER_PAGE_TYPE, SIZES
 from tests import corpus_digests
 
-pytestmark = pytest.mark.skipif(
-    not corpus_digests.page_files(), reason=f"no corpus pages under {DEFAULT_DATA}"
-)
+# The sets and their pages: the full corpus's four sets (readability 116,
+# scrapinghub 181, trafilatura-eval 519, wcxb-dev 1,497), the sample's.
+FULL_SETS = {"readability": 116, "scrapinghub": 181, "trafilatura-eval": 519, "wcxb-dev": 1497}
+SAMPLE_SETS = SIZES | {"wcxb-dev": 7 * PER_PAGE_TYPE}
 
 
-def test_every_corpus_page_fits_to_its_stored_output() -> None:
-    found = corpus_digests.compute()
-    assert len(found) >= 800  # the three sets
+def _sets(found: corpus_digests.Digests) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for key in found:
+        set_name = key.partition("/")[0]
+        counts[set_name] = counts.get(set_name, 0) + 1
+    return counts
+
+
+def test_every_sample_page_fits_to_its_stored_output() -> None:
+    found = corpus_digests.compute(SAMPLE_DATA)
+    assert _sets(found) == SAMPLE_SETS
+    stored = corpus_digests.load(corpus_digests.SAMPLE_STORED)
+    assert corpus_digests.differences(found, stored) == []
+
+
+def test_every_page_of_the_full_sets_fits_to_its_stored_output(full_data: Path) -> None:
+    found = corpus_digests.compute(full_data)
+    assert _sets(found) == FULL_SETS
     assert corpus_digests.differences(found, corpus_digests.load()) == []
+
+
+def test_the_sample_s_stored_outputs_are_the_full_sets_for_the_same_pages() -> None:
+    # The same bytes fit alike wherever they lie: a rewrite of one store and not the
+    # other shows here, in every checkout.
+    sample = corpus_digests.load(corpus_digests.SAMPLE_STORED)
+    full = corpus_digests.load()
+    assert sample.keys() <= full.keys()
+    assert {key: full[key] for key in sample} == sample
 
 
 def _report(**fields: str | None) -> corpus_digests.Report:

@@ -13,11 +13,12 @@ from hypothesis import strategies as st
 
 from blockdensity import PUBLISHED_CONF, BlockKind, Conf, Fit, fit_text
 from blockdensity.result import kind_of
-from devkit.corpus import DEFAULT_DATA, Corpus
+from devkit.corpus import SAMPLE_DATA, Corpus
+from devkit.corpus_sample import SAMPLED_SETS
 from tests.helpers import fit, seq
 from tests.hypothesis_profiles import examples
 
-CORPUS = Corpus(DEFAULT_DATA)
+CORPUS = Corpus(SAMPLE_DATA, SAMPLED_SETS)  # every page of the sample (tests/corpus)
 
 
 def kept_text(result: Fit) -> str:
@@ -89,7 +90,6 @@ def test_the_kept_blocks_joined_are_the_text(pieces: list[tuple[str, int]], main
         assert result.text == kept_text(result)
 
 
-@pytest.mark.skipif(not CORPUS.available, reason=f"no corpus at {DEFAULT_DATA}")
 def test_every_corpus_page_s_kept_blocks_joined_are_its_text() -> None:
     for page in CORPUS.pages():
         for conf in (Conf(), PUBLISHED_CONF):

@@ -3,8 +3,8 @@
 The scan (blockdensity._nesting, Cython, with the regions of
 blockdensity._regions) and its plain Python reference (tests/reference/scan.py
 and regions.py) must find the same cuts and region marks on every page (the
-development corpus, the fuzz corpus, the hostile shapes and random tag
-soup); a page within the bounds comes back as the same object; a page
+development corpus's sample, the fuzz corpus, the hostile shapes and random
+tag soup); a page within the bounds comes back as the same object; a page
 beyond them loses only the nesting: its text, its words and its blocks stay;
 and whatever the page, lexbor's tree is no deeper than the bound allows.
 """
@@ -28,14 +28,14 @@ from blockdensity.nesting import (
     NODE_LIMIT,
     bound_nesting,
 )
-from devkit.corpus import DEFAULT_DATA, Corpus
+from devkit.corpus import SAMPLE_DATA, Corpus
+from devkit.corpus_sample import SAMPLED_SETS
 from devkit.fuzzing import CORPUS_DIR
 from devkit.hostile import Html, flat_divs, nested_divs, unclosed_formatting
 from tests.hypothesis_profiles import examples
 from tests.reference import scan as reference
 
-CORPUS = Corpus(DEFAULT_DATA)
-needs_corpus = pytest.mark.skipif(not CORPUS.available, reason=f"no corpus at {DEFAULT_DATA}")
+CORPUS = Corpus(SAMPLE_DATA, SAMPLED_SETS)  # every page of the sample (tests/corpus)
 
 
 def lexbor(html: bytes) -> Document:
@@ -85,7 +85,6 @@ def agree(data: bytes) -> None:
 # ----------------------------------------------------------- pages within the bounds
 
 
-@needs_corpus
 def test_every_corpus_page_is_left_alone_and_both_scans_agree() -> None:
     for page in CORPUS.pages():
         data = page.html.encode("utf-8", "ignore")

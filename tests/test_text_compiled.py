@@ -1,8 +1,8 @@
 """The text passes the fit runs (blockdensity._text) against their plain Python references.
 
 The word counter must count what tests/reference/text.py counts, SPEC
-section 3 read a character at a time, in every block of every development
-corpus page (text and link text, in every script the corpus holds), for
+section 3 read a character at a time, in every block of every page of the
+development corpus's sample (text and link text, in every script it holds), for
 every Unicode character alone and beside letters, and in random text; the
 whitespace collapse must make the same lines of the same blocks and of
 random text.
@@ -19,12 +19,12 @@ from hypothesis import strategies as st
 from blockdensity import DEFAULT_CONF, _text
 from blockdensity.segment import ANCHOR_MARK, BREAK_MARK, PRE, SUB_CLOSE, SUB_OPEN, segment
 from blockdensity.words import END, count_ended
-from devkit.corpus import DEFAULT_DATA, Corpus
+from devkit.corpus import SAMPLE_DATA, Corpus
+from devkit.corpus_sample import SAMPLED_SETS
 from tests.hypothesis_profiles import examples
 from tests.reference import text as reference
 
-CORPUS = Corpus(DEFAULT_DATA)
-needs_corpus = pytest.mark.skipif(not CORPUS.available, reason=f"no corpus at {DEFAULT_DATA}")
+CORPUS = Corpus(SAMPLE_DATA, SAMPLED_SETS)  # every page of the sample (tests/corpus)
 
 
 def agree(texts: str) -> None:
@@ -37,7 +37,6 @@ def collapse_agrees(texts: list[str]) -> None:
     assert _text.collapse(texts) == reference.collapse(texts)
 
 
-@needs_corpus
 def test_both_counters_agree_on_every_corpus_page() -> None:
     for page in CORPUS.pages():
         segmented = segment(page.html, DEFAULT_CONF)

@@ -4,7 +4,7 @@
 the page's body (selectolax's own text of lexbor's tree, the removed and
 hidden elements taken out), found without the fit. docs/spec.md section 6 promises a
 filter that never empties a page; this holds it to that on every page of the
-development corpus and on generated tag soup.
+development corpus's sample (tests/corpus) and on generated tag soup.
 """
 
 from __future__ import annotations
@@ -12,16 +12,19 @@ from __future__ import annotations
 import gzip
 from pathlib import Path
 
-import pytest
 from hypothesis import example, given
 
 from blockdensity import PUBLISHED_CONF, fit_text
 from blockdensity.decode import decode_html
-from devkit.corpus import DEFAULT_DATA
+from devkit.corpus import SAMPLE_DATA
 from devkit.visible import has_visible_text
 from tests.test_properties import PROFILE, SOUP_EXAMPLES, tag_soup
 
-CORPUS_PAGES = sorted(DEFAULT_DATA.glob("*/html/*.html.gz"))
+CORPUS_PAGES = sorted(SAMPLE_DATA.glob("*/html/*.html.gz"))  # the sample (tests/corpus)
+# The sample's pages that show no text: two Discourse forum threads (wcxb-dev),
+# whose posts come in the page's preloaded data for its script to draw; the HTML
+# itself shows a splash screen.
+SHOW_NO_TEXT = {"wcxb-dev/4147", "wcxb-dev/4607"}
 
 
 def empty_although_visible(html: str) -> list[str]:
@@ -35,17 +38,19 @@ def empty_although_visible(html: str) -> list[str]:
     ]
 
 
-@pytest.mark.skipif(not CORPUS_PAGES, reason=f"no corpus at {DEFAULT_DATA}")
 def test_no_corpus_page_with_visible_text_comes_back_empty() -> None:
     empty: dict[str, list[str]] = {}
-    visible = 0
+    invisible = set()
     for path in CORPUS_PAGES:
+        name = f"{path.parent.parent.name}/{Path(path.stem).stem}"
         html, _ = decode_html(gzip.decompress(path.read_bytes()))
-        visible += has_visible_text(html)
+        if not has_visible_text(html):
+            invisible.add(name)
         if found := empty_although_visible(html):
-            empty[f"{path.parent.parent.name}/{Path(path.stem).stem}"] = found
+            empty[name] = found
+    assert len(CORPUS_PAGES) >= 180  # every set's pages
     assert empty == {}
-    assert visible == len(CORPUS_PAGES)  # each corpus page shows text
+    assert invisible == SHOW_NO_TEXT  # every other page shows text: the check sees them
 
 
 @PROFILE

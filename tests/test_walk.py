@@ -2,8 +2,9 @@
 
 Both must make the same page, field for field, and the same trace (the block
 each text node went to, for --highlight), on every page of the development
-corpus, the fuzz corpus, hostile shapes and random tag soup, under the article
-profile (regions wrapped in marker elements by the reference), SPEC's
+corpus's sample (tests/corpus), the fuzz corpus, hostile shapes and random tag
+soup, under the article profile (regions wrapped in marker elements by the
+reference), SPEC's
 published profile, the renderer's (no drops) and one that drops ARIA roles;
 so the same words, link words, decisions and text follow. The declaring
 elements they hand to blockdensity.metadata are the same elements, and give
@@ -32,15 +33,15 @@ from blockdensity.measure import measure
 from blockdensity.metadata import read_metadata
 from blockdensity.nesting import REGION_ATTRIBUTE
 from blockdensity.segment import Page, Trace, trace_segment
-from devkit.corpus import DEFAULT_DATA, Corpus
+from devkit.corpus import SAMPLE_DATA, Corpus
+from devkit.corpus_sample import SAMPLED_SETS
 from devkit.fuzzing import CORPUS_DIR, Input, inputs
 from devkit.hostile import flat_divs, nested_divs, unclosed_formatting
 from tests.hypothesis_profiles import examples
 from tests.reference import walk as reference
 
 ROOT = Path(__file__).resolve().parents[1]
-CORPUS = Corpus(DEFAULT_DATA)
-needs_corpus = pytest.mark.skipif(not CORPUS.available, reason=f"no corpus at {DEFAULT_DATA}")
+CORPUS = Corpus(SAMPLE_DATA, SAMPLED_SETS)  # every page of the sample (tests/corpus)
 
 # The article profile (the default), SPEC's profile, the renderer's, and one
 # that drops ARIA roles too (marker elements around each).
@@ -148,13 +149,11 @@ def test_another_selectolax_makes_the_import_fail_loudly() -> None:
     assert "selectolax 9.9.9 is installed" in result.stderr
 
 
-@needs_corpus
 def test_the_walk_makes_the_references_page_of_every_corpus_page() -> None:
     for page in CORPUS.pages():
         agree(page.html)
 
 
-@needs_corpus
 def test_the_walk_makes_the_references_page_of_the_raw_bytes_of_the_corpus() -> None:
     # Bytes go to lexbor as UTF-8: a page in another encoding gives it
     # invalid sequences, which both walks read as U+FFFD.

@@ -27,6 +27,7 @@ from devkit.chaos import (
     run_chaos,
 )
 from devkit.client import Client
+from devkit.corpus import SAMPLE_DATA
 from devkit.faults import MARKERS_FIT
 from devkit.messages import msgpack_page
 from devkit.procs import alive
@@ -53,6 +54,7 @@ SHORT = ChaosConfig(
     fit_timeout=1.0,
     delivery_limit=3,
     settle_timeout=150.0,
+    data=SAMPLE_DATA,  # the corpus pages cycled: the sample's (tests/corpus)
 )
 
 

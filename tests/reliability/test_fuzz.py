@@ -23,7 +23,7 @@ import msgspec
 import pytest
 
 from blockdensity import fit_text, html_to_text
-from devkit.corpus import DEFAULT_DATA
+from devkit.corpus import SAMPLE_DATA
 from devkit.fuzzing import CORPUS_DIR, SHAPES, Input, IsolatedChecker, Pages, run_fit_campaign
 from devkit.metafuzz import run_metadata_campaign
 from devkit.payloads import classify, run_decoder_campaign
@@ -68,7 +68,7 @@ def test_corpus_input_fits_without_error(name: str, checker: IsolatedChecker) ->
 
 @pytest.mark.slow
 def test_a_random_budget_of_every_shape() -> None:
-    Pages.load(DEFAULT_DATA)  # the mutated shape starts from corpus pages (if present)
+    Pages.load(SAMPLE_DATA)  # the mutated shape starts from corpus pages (the sample's)
     campaign = run_fit_campaign(300, random_seed=20261130, targeting=False)
     assert [problems for _, problems in campaign.failures] == []
     assert set(campaign.seen) == set(SHAPES)

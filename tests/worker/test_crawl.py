@@ -13,7 +13,7 @@ import pytest
 
 from blockdensity import fit_text
 from devkit.client import Client
-from devkit.corpus import DEFAULT_DATA
+from devkit.corpus import SAMPLE_DATA
 from devkit.messages import corpus_pages
 from devkit.paths import ROOT
 from devkit.warcs import WarcPageSpec, write_warc
@@ -23,7 +23,7 @@ from worker.config import StageSettings
 
 pytestmark = pytest.mark.integration
 
-CC = DEFAULT_DATA / "warc" / "cc-main-2024-22-one-page.warc.gz"
+CC = SAMPLE_DATA / "warc" / "cc-main-2024-22-one-page.warc.gz"
 
 
 @pytest.mark.slow
