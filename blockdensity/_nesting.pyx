@@ -39,6 +39,9 @@ cdef uint32_t TBODY_FLAGS, TR_FLAGS
 cdef uint64_t OPTION_NAME = name_hash(b"option", 6)
 cdef uint32_t ENTRY_FOREIGN, ENTRY_DROPPED
 cdef Py_ssize_t DEPTH_LIMIT, FORMATTING_LIMIT, SEARCH_LIMIT, NODE_LIMIT, ATTRIBUTE_LIMIT
+# What the cut past the page's budget leaves: a comment (never text), so that
+# the page's reader can tell that the page was cut short (nesting.bound).
+BUDGET_CUT = b"<!-- blockdensity: the element budget ends the page here -->"
 DEF SOUGHT_COUNT = 7
 cdef uint32_t SOUGHT[SOUGHT_COUNT]  # the flags a search looks for (nesting.SOUGHT)
 
@@ -598,7 +601,7 @@ cdef class _Scan:
             if self.nodes > 2 * NODE_LIMIT:
                 # Past the page's budget the rest of the page goes, tags and
                 # text, as a browser's limits end a page (nesting.NODE_LIMIT).
-                self.cuts.append((lt, size, b""))
+                self.cuts.append((lt, size, BUDGET_CUT))
                 return 0
             raw_end = -1
             if name == NOSCRIPT_NAME and not self.in_foreign_content():

@@ -20,7 +20,7 @@ from selectolax.lexbor import (
 )
 
 from blockdensity._growing_references import has_growing_reference
-from blockdensity.nesting import bound_nesting
+from blockdensity.nesting import bound
 
 __all__ = [
     "COMMENT_ID",
@@ -31,6 +31,7 @@ __all__ = [
     "Node",
     "is_static_tag_id",
     "parse",
+    "parse_page",
     "select",
     "tag_id",
 ]
@@ -65,6 +66,11 @@ def _replacement(match: re.Match[bytes]) -> bytes:
 
 
 def parse(html: str | bytes, *, regions: bool = False) -> Document:
+    """`parse_page`'s tree."""
+    return parse_page(html, regions=regions)[0]
+
+
+def parse_page(html: str | bytes, *, regions: bool = False) -> tuple[Document, bool]:
     """Parse `html` (bytes are UTF-8) with lexbor's HTML5 tree builder, as a browser would.
 
     With scripting on, as in every browser a reader uses (docs/spec.md section 2): the
@@ -79,18 +85,21 @@ def parse(html: str | bytes, *, regions: bool = False) -> Document:
     Tags that would nest deeper than a browser's tree builder can afford are
     taken out first (blockdensity.nesting), so the parse is linear in the page;
     with `regions`, the same scan marks the article profile's regions.
+    Also returns whether the page was cut short by the element budget
+    (nesting.NODE_LIMIT).
     """
     data = html.encode("utf-8", "ignore") if isinstance(html, str) else html
     if has_growing_reference(data):
         data = _GROWING_REFERENCE.sub(_replacement, data)
-    data = bound_nesting(data, regions=regions)
+    data, truncated = bound(data, regions=regions)
     try:
-        return LexborHTMLParser(data, options=LexborDocumentOptions.WO_EVENTS, scripting=True)
+        document = LexborHTMLParser(data, options=LexborDocumentOptions.WO_EVENTS, scripting=True)
     except SelectolaxError as error:
         # lexbor fails a parse only when it cannot allocate: the process is at
         # its memory limit (a fit process's, worker.stage.fitproc). Said as such,
         # so that the caller can tell it from a bug.
         raise MemoryError(f"the HTML parser ran out of memory ({error})") from None
+    return document, truncated
 
 
 @cache

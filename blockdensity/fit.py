@@ -116,6 +116,7 @@ def record(  # noqa: PLR0913, PLR0917 - every stage's result, and the configurat
         metadata=metadata,
         encoding=source.encoding,
         comments=rendered.comments,
+        truncated=parsed.truncated,
     )
 
 

@@ -44,9 +44,10 @@ compare them with.
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Final, NamedTuple
 
 from blockdensity import _nesting, _regions
+from blockdensity._nesting import BUDGET_CUT
 from blockdensity.elements import (
     ARTICLE_TYPES,
     BOX_TOKENS,
@@ -59,11 +60,14 @@ from blockdensity.elements import (
 
 __all__ = [
     "ATTRIBUTE_LIMIT",
+    "BUDGET_CUT",
     "DEPTH_LIMIT",
     "ELEMENT_FLAGS",
     "FORMATTING_LIMIT",
     "NODE_LIMIT",
     "REGION_ATTRIBUTE",
+    "Bounded",
+    "bound",
     "bound_nesting",
     "cuts",
     "declares_article",
@@ -271,13 +275,25 @@ def bound_nesting(data: bytes, *, regions: bool = False) -> bytes:
     content containers on every page, the others when the page declares an
     article.
     """
+    return bound(data, regions=regions).data
+
+
+class Bounded(NamedTuple):
+    """A page within the bounds, and whether its end went for the element budget."""
+
+    data: bytes
+    truncated: bool  # past NODE_LIMIT elements, the rest of the page went
+
+
+def bound(data: bytes, *, regions: bool = False) -> Bounded:
+    """`bound_nesting`, also saying whether the page was cut short by the element budget."""
     found = cuts(data, regions=regions)
     if not found:
-        return data
+        return Bounded(data, truncated=False)
     pieces: list[bytes] = []
     at = 0
     for start, end, replacement in found:
         pieces += (data[at:start], replacement)
         at = end
     pieces.append(data[at:])
-    return b"".join(pieces)
+    return Bounded(b"".join(pieces), truncated=found[-1][2] is BUDGET_CUT)

@@ -60,13 +60,17 @@ class Parsed(NamedTuple):
     markup: str | bytes  # what was parsed (bytes: UTF-8)
     regions: bool  # whether the scan marked the article profile's regions
     reading: Reading = Reading.SCRIPTING
+    # Whether the page was longer than the element budget (nesting.NODE_LIMIT):
+    # its end was not read.
+    truncated: bool = False
 
 
 def parse(source: Source, conf: Conf) -> Parsed:
     """`source`'s markup as a tree; the scan before the parse marks the regions that
     `conf`'s rules act on (blockdensity.nesting)."""
     regions = bool(conf.rules)
-    return Parsed(dom.parse(source.markup, regions=regions), source.markup, regions)
+    document, truncated = dom.parse_page(source.markup, regions=regions)
+    return Parsed(document, source.markup, regions, Reading.SCRIPTING, truncated)
 
 
 def closed_titles(parsed: Parsed) -> Parsed | None:
@@ -152,7 +156,8 @@ def _text(markup: str | bytes) -> str:
 
 
 def _reparse(parsed: Parsed, markup: str, reading: Reading) -> Parsed:
-    return Parsed(dom.parse(markup, regions=parsed.regions), markup, parsed.regions, reading)
+    document, truncated = dom.parse_page(markup, regions=parsed.regions)
+    return Parsed(document, markup, parsed.regions, reading, truncated)
 
 
 _TITLE_OPEN: Final = re.compile(r"<title\b[^>]*>", re.IGNORECASE)

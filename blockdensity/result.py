@@ -289,6 +289,14 @@ class Summary:
             " from text; null when there are none, on fallback, or with Conf.comments drop."
         ),
     )
+    # Added in schema version 4 of the worker's record, with a default for the same reason.
+    truncated: bool = field(
+        default=False,
+        metadata=_doc(
+            "Whether the page was longer than the fit's element budget (200,000 elements):"
+            " its end was not read, and text is of the part before."
+        ),
+    )
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "fallback", self.fallback_reason in WHOLE_PAGE)

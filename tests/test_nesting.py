@@ -23,9 +23,11 @@ from blockdensity.dom import Document
 from blockdensity.elements import CONTENT_OWNERS, CONTENT_PARTS
 from blockdensity.nesting import (
     ATTRIBUTE_LIMIT,
+    BUDGET_CUT,
     DEPTH_LIMIT,
     FORMATTING_LIMIT,
     NODE_LIMIT,
+    bound,
     bound_nesting,
 )
 from devkit.corpus import SAMPLE_DATA, Corpus
@@ -490,20 +492,24 @@ def test_a_main_container_inside_another_is_marked_too() -> None:
 # ------------------------------------------------------------- the page's budget
 
 
-def test_a_page_past_the_node_budget_ends_there() -> None:
+def test_a_page_past_the_node_budget_ends_there_and_says_so() -> None:
     # Closed elements: nothing nests, only the count of nodes matters.
     unit = b"<div>a</div>"
     data = unit * (NODE_LIMIT + 10)
-    assert bound_nesting(data) == unit * NODE_LIMIT
+    assert bound(data) == (unit * NODE_LIMIT + BUDGET_CUT, True)
     agree(data)
-    assert bound_nesting(unit * NODE_LIMIT) == unit * NODE_LIMIT  # exactly the budget
+    assert bound(unit * NODE_LIMIT) == (unit * NODE_LIMIT, False)  # exactly the budget
+    fit = fit_text(data)
+    assert fit.truncated
+    assert fit.words_total == NODE_LIMIT
+    assert not fit_text(unit * 10).truncated
 
 
 def test_attributes_count_toward_the_budget_at_half_an_element() -> None:
     unit = b'<i a="1" b="2">x</i>'  # two elements' worth: the element and two halves
     whole = NODE_LIMIT // 2
     data = unit * (whole + 5)
-    assert bound_nesting(data) == unit * whole
+    assert bound_nesting(data) == unit * whole + BUDGET_CUT
     agree(data)
 
 

@@ -42,8 +42,9 @@ __all__ = [
 # optional: a consumer of version 1 ignores them, and a record of version 1
 # still decodes as a CleanPage of version 2 (README, "Message contract").
 # Version 3 added comments (the page's user comments apart from its text),
-# optional and null when there are none, the same way.
-SCHEMA_VERSION: Final = 3
+# optional and null when there are none, the same way. Version 4 added
+# truncated (the page went past the element budget), false by default.
+SCHEMA_VERSION: Final = 4
 
 
 def _doc(text: str) -> dict[str, str]:
@@ -212,6 +213,14 @@ class CleanPage:
         metadata=_doc(
             "The text of the page's user comments (the article profile's comments rule), apart"
             " from text; null when there are none, on fallback, or with Conf.comments drop."
+        ),
+    )
+    # Added in schema version 4 of the worker's record, with a default for the same reason.
+    truncated: bool = field(
+        default=False,
+        metadata=_doc(
+            "Whether the page was longer than the fit's element budget (200,000 elements):"
+            " its end was not read, and text is of the part before."
         ),
     )
     # -- the fetch, and the stage's own -------------------------------------------

@@ -17,6 +17,7 @@ from blockdensity.nesting import (
     ATTRIBUTE_LIMIT,
     BOUNDARY_ELEMENT,
     BREAKOUT,
+    BUDGET_CUT,
     BUTTON,
     CELL,
     CLOSES_P,
@@ -325,7 +326,7 @@ class _Scan:
                 break
             self.nodes += 2 + min(len(starts), ATTRIBUTE_LIMIT)
             if self.nodes > 2 * NODE_LIMIT:  # past the budget: the rest of the page goes
-                self.cuts.append((lt, size, b""))
+                self.cuts.append((lt, size, BUDGET_CUT))
                 break
             name = data[lt + 1 : name_end].lower()
             if (

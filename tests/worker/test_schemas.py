@@ -215,7 +215,7 @@ def test_clean_page_round_trips(encoding: Encoding) -> None:
     assert page.fallback
     decoded = decode_clean(encode_message(page, encoding), encoding)
     assert decoded == page
-    assert decoded.schema_version == 3
+    assert decoded.schema_version == 4
 
 
 class CleanPageV1(msgspec.Struct):
@@ -241,7 +241,7 @@ class CleanPageV1(msgspec.Struct):
 
 
 @pytest.mark.parametrize("encoding", list(Encoding))
-def test_a_consumer_of_version_1_reads_a_record_of_version_3(encoding: Encoding) -> None:
+def test_a_consumer_of_version_1_reads_a_record_of_version_4(encoding: Encoding) -> None:
     fit = fit_text('<meta property="og:title" content="Shared"><p>one two three</p>', url="u")
     page = clean_page(FetchedPage(url="https://e.org/", body=b"", status=203), fit, 0.1)
     assert page.metadata.title == "Shared"
@@ -252,7 +252,7 @@ def test_a_consumer_of_version_1_reads_a_record_of_version_3(encoding: Encoding)
         "https://e.org/",
         203,
         "one two three",
-        3,
+        4,
     )
 
 
@@ -316,6 +316,7 @@ def test_clean_page_fields_are_the_contract() -> None:
         "text_sha256",
         "metadata",
         "comments",
+        "truncated",
         "url",
         "fetch_id",
         "status",
