@@ -270,6 +270,16 @@ class Summary:
         ),
     )
 
+    # Added in schema version 4 of the worker's record, with a default for the same reason.
+    confidence: float | None = field(
+        default=None,
+        metadata=_doc(
+            "How likely text is the page's main content, 0 to 1: the fit's estimate of its own"
+            " F1 from its evidence (blockdensity.confidence); pages rank by it, and 0.8 means"
+            " about 0.8 F1 on average (always set by the fit; null only in older records)."
+        ),
+    )
+
     def __post_init__(self) -> None:
         object.__setattr__(self, "fallback", self.fallback_reason is not None)
 
