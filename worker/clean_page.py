@@ -42,7 +42,9 @@ __all__ = [
 # still decodes as a CleanPage of version 2 (README, "Message contract").
 # Version 3 added comments (the page's user comments apart from its text),
 # optional and null when there are none, the same way.
-SCHEMA_VERSION: Final = 3
+# Version 4 added confidence (how likely text is the page's main content),
+# optional and null in older records, the same way.
+SCHEMA_VERSION: Final = 4
 
 
 def _doc(text: str) -> dict[str, str]:
@@ -199,6 +201,15 @@ class CleanPage:
         metadata=_doc(
             "The text of the page's user comments (the article profile's comments rule), apart"
             " from text; null when there are none, on fallback, or with Conf.comments drop."
+        ),
+    )
+    # Added in schema version 4, with a default for the same reason.
+    confidence: float | None = field(
+        default=None,
+        metadata=_doc(
+            "How likely text is the page's main content, 0 to 1: the fit's estimate of its own"
+            " F1 from its evidence (blockdensity.confidence); pages rank by it, and 0.8 means"
+            " about 0.8 F1 on average (always set by the fit; null only in older records)."
         ),
     )
     # -- the fetch, and the stage's own -------------------------------------------

@@ -48,6 +48,7 @@ def clean_page(
         text_sha256=fit.text_sha256,
         metadata=metadata_of(fit.metadata),
         comments=fit.comments,
+        confidence=fit.confidence,
         url=page.url,
         fetch_id=page.fetch_id,
         status=page.status,
