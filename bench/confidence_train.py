@@ -18,7 +18,8 @@ calibrated on average. Reported under k-fold cross-validation by page
 (stratified by set, a fixed seed): Spearman's rank correlation of the
 out-of-fold confidence with F1 per set (and per page type on WCXB), the
 reliability table (mean F1 per tenth of confidence), and what share of the
-pages falls at or below 0.5 and 0.7 with their mean F1; then the same figures for
+pages falls at or below 0.5 and 0.7 with their mean F1 (and how many of the
+pages under F1 0.5 each catches); then the same figures for
 the weights the module holds now, under both profiles. `--write` fits on
 every page and writes the weight table into blockdensity/confidence.py
 (between its BEGIN WEIGHTS and END WEIGHTS lines): re-run it after any
@@ -55,6 +56,7 @@ MODULE = Path(__file__).resolve().parents[1] / "blockdensity" / "confidence.py"
 SETS = (*ALL_SETS, "wcxb-dev")
 GRID = (0.0, 0.00003, 0.0001, 0.0003, 0.001, 0.003)
 THRESHOLDS = (0.5, 0.7)
+FAILED = 0.5  # F1 under this: a page the fit failed on
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,9 +212,12 @@ def reliability(scope: str, predicted: np.ndarray, y: np.ndarray) -> None:
         share = below.mean()
         under = f"{y[below].mean():.3f}" if below.any() else "-"
         over = f"{y[~below].mean():.3f}" if (~below).any() else "-"
+        # The failures (F1 under 0.5) a threshold sends on: what routing by it catches.
+        failed = y < FAILED
+        caught = f"{(below & failed).sum() / failed.sum():.0%}" if failed.any() else "-"
         print(
             f"at or below {threshold}: {share:.1%} of the pages, mean F1 {under}"
-            f" (the rest: mean F1 {over})"
+            f" (the rest: mean F1 {over}); {caught} of the pages under F1 {FAILED}"
         )
 
 
