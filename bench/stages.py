@@ -52,11 +52,12 @@ from blockdensity import DEFAULT_CONF, PUBLISHED_CONF, Conf, Fit, fit_text
 from blockdensity.decide import decide
 from blockdensity.decode import decode, prepare_html
 from blockdensity.dom import Document
-from blockdensity.fit import NO_LANGUAGE, REREAD_WORDS, record, reread
+from blockdensity.fit import NO_LANGUAGE, record
 from blockdensity.language import detect_language
 from blockdensity.measure import measure
 from blockdensity.metadata import read_metadata
 from blockdensity.parse import parse
+from blockdensity.read import Read, needs_rereading, reread
 from blockdensity.render import render
 from blockdensity.result import NO_METADATA, summary_fields
 from blockdensity.segment import walk
@@ -104,8 +105,8 @@ def staged_fit(
     page = walk(parsed, conf)
     marks.append(clock())
     measures = measure(page)
-    if not page.blocks or sum(measures.words) < REREAD_WORDS:
-        parsed, page, measures = reread(parsed, page, measures, conf)
+    if needs_rereading(page, measures):
+        parsed, page, measures = reread(Read(parsed, page, measures), conf)
     marks.append(clock())
     verdict = decide(page, measures, conf)
     marks.append(clock())

@@ -7,24 +7,42 @@ LAYOUT_VERSION: str
 def configure(
     text_id: int,
     img_id: int,
+    code_id: int,
     declaring: tuple[int, ...],
     bits: dict[str, int],
     marks: dict[str, str],
 ) -> None: ...
 def attribute_ids(element: LexborNode) -> list[int]: ...
+
+class Elements:
+    def __init__(self, names: dict[int, str]) -> None: ...
+    def __len__(self) -> int: ...
+    def rows(self) -> list[tuple[str, int, int]]: ...
+    def blocks(self) -> list[int]: ...
+    def pres(self) -> dict[int, tuple[str, str | None]]: ...
+
+class Settings:
+    def __init__(
+        self,
+        packed: bytes,
+        custom: int,
+        names: dict[int, str],
+        roles: frozenset[str],
+        scopes: dict[str, str],
+        *,
+        hidden_id: int,
+        role_id: int,
+        region_id: int,
+        class_id: int,
+        itemprop_id: int,
+        pubdate_id: int,
+    ) -> None: ...
+
 def walk(
     body: LexborNode,
-    packed: bytes,
-    custom: int,
-    names: dict[int, str],
+    settings: Settings,
     title: str | None,
-    hidden_id: int,
-    role_id: int,
-    roles: frozenset[str],
-    region_id: int,
-    scopes: dict[str, str],
-    itemprop_id: int,
-    pubdate_id: int,
+    trace: list[tuple[int, LexborNode]] | None = None,
 ) -> tuple[
     list[tuple[str, bool, int]],
     str,
@@ -35,6 +53,7 @@ def walk(
     list[LexborNode],
     list[LexborNode],
     bool,
+    Elements,
 ]: ...
 
 DECLARED_ATTRIBUTES: tuple[str, ...]

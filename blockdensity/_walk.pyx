@@ -1,16 +1,18 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 """The walk of blockdensity.segment: the page as blocks, in one loop over lexbor's records.
 
-segment.py holds the walk's rules, and the same walk over selectolax's
-nodes that --highlight traces (segment._TracedWalk); this is the one the fit
-runs, reading the tree lexbor built directly (first_child, next and parent
-pointers, tag ids, text bytes, attributes) instead of making a Python object
-and a few Python calls per node. It also does on its way what the traced
-walk has segment._apply_attributes do before it with a CSS query over the
-body and marker elements (hidden elements, dropped ARIA roles, the article
-profile's regions): that query alone cost about the whole walk.
-tests/test_walk.py checks that both make the same page, and the same
-metadata after, on every corpus page, the fuzz corpus and random tag soup.
+segment.py holds the walk's rules (its marks, the title repair, the Page);
+this is the walk itself, reading the tree lexbor built directly (first_child,
+next and parent pointers, tag ids, text bytes, attributes) instead of making a
+Python object and a few Python calls per node. It reads on its way the
+attributes that change what an element is (hidden elements, dropped ARIA
+roles, the article profile's regions), where a CSS query over the body would
+cost about the whole walk. Asked, it also notes which block each text node
+went to (the trace --highlight marks the page with).
+tests/reference/walk.py is the same walk written plainly in Python over
+selectolax's nodes, on a tree rewritten where those attributes say so;
+tests/test_walk.py checks that both make the same page, trace and metadata
+on every corpus page, the fuzz corpus and random tag soup.
 
 selectolax ships no lexbor headers, so the records read here (node, text,
 element, attribute) are declared below as lexbor lays them out, and so is
@@ -24,6 +26,7 @@ RuntimeError if anything differs: a silent misread would be wrong text, not
 a crash.
 """
 
+cimport cython
 from cpython.unicode cimport (
     Py_UNICODE_ISSPACE,
     PyUnicode_4BYTE_KIND,
@@ -34,7 +37,7 @@ from cpython.unicode cimport (
     PyUnicode_KIND,
     PyUnicode_READ,
 )
-from libc.stdint cimport uint16_t, uint32_t, uintptr_t
+from libc.stdint cimport int32_t, uint16_t, uint32_t, uintptr_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, memmove
 
@@ -131,7 +134,7 @@ DEF ELEMENT_TYPE = 1  # LXB_DOM_NODE_TYPE_ELEMENT
 DEF TEXT_TYPE = 3  # LXB_DOM_NODE_TYPE_TEXT
 
 # segment.py's constants, handed over once by configure().
-cdef uintptr_t TEXT_ID, IMG_ID
+cdef uintptr_t TEXT_ID, IMG_ID, CODE_ID
 cdef uintptr_t DECLARING[4]
 cdef int BOUNDARY, ANCHOR, SUPSUB, PRE, DROP, SEPARATOR, SKIP, BREAK, TITLE
 cdef str BLOCK_END
@@ -140,15 +143,16 @@ DEF SPACE = 32
 cdef bint _configured = False
 
 
-def configure(int text_id, int img_id, tuple declaring, dict bits, dict marks):
-    """Take the text node's and <img>'s tag ids, the declaring elements' ids, tags.py's
-    flag bits and segment.py's marks."""
-    global TEXT_ID, IMG_ID, BOUNDARY, ANCHOR, SUPSUB, PRE, DROP, SEPARATOR, SKIP, BREAK, TITLE
+def configure(int text_id, int img_id, int code_id, tuple declaring, dict bits, dict marks):
+    """Take the text node's, <img>'s and <code>'s tag ids, the declaring elements' ids,
+    tags.py's flag bits and segment.py's marks."""
+    global TEXT_ID, IMG_ID, CODE_ID, BOUNDARY, ANCHOR, SUPSUB, PRE, DROP, SEPARATOR, SKIP, BREAK, TITLE
     global BLOCK_END, ANCHOR_MARK, BREAK_MARK, SUB_OPEN, SUB_CLOSE, _configured
     if len(declaring) != 4:
         raise ValueError(f"expected the ids of the 4 declaring elements, got {declaring!r}")
     TEXT_ID = text_id
     IMG_ID = img_id
+    CODE_ID = code_id
     for index in range(4):
         DECLARING[index] = declaring[index]
     BOUNDARY, ANCHOR, SUPSUB = bits["BOUNDARY"], bits["ANCHOR"], bits["SUPSUB"]
@@ -211,8 +215,8 @@ cdef void* _resized(void* data, Py_ssize_t count, size_t item) except NULL:
 
 
 cdef class _Text:
-    # The text segment's traced walk builds as a list of str and joins at the
-    # end, built as code points instead: no str per text node.
+    # The page's text, which the reference walk builds as a list of str and
+    # joins at the end, built as code points instead: no str per text node.
     cdef Py_UCS4* data
     cdef Py_ssize_t size
     cdef Py_ssize_t capacity
@@ -335,7 +339,9 @@ cdef class _Text:
 
 
 cdef bint _whitespace_between(bd_node* first, bd_node* last) noexcept:
-    # segment._whitespace_between on the pointers.
+    # Whether a text node lies strictly between two text nodes, in document
+    # order. Asked only when nothing but inline elements separates them, so
+    # any text node between is one the walk skipped: whitespace only.
     cdef bd_node* node = first
     cdef bd_node* child
     while True:
@@ -352,11 +358,6 @@ cdef bint _whitespace_between(bd_node* first, bd_node* last) noexcept:
             return False
         if node.type == TEXT_TYPE:
             return True
-
-
-cdef inline Py_ssize_t _innermost(list drop_stack):
-    # The scope in effect, or -1 (an index spelled out: wraparound is off).
-    return drop_stack[len(drop_stack) - 1] if drop_stack else -1
 
 
 def attribute_ids(LexborNode element):
@@ -387,10 +388,93 @@ cdef str _value(bd_attr* attr):
     return PyUnicode_DecodeUTF8(<const char*> attr.value.data, attr.value.length, "replace")
 
 
-cdef inline void _open_scope(str label, list drop_stack, list drop_scopes, list scope_parents):
-    scope_parents.append(_innermost(drop_stack))
-    drop_stack.append(len(drop_scopes))
-    drop_scopes.append(label)
+# The ids lexbor gave, in the page's document, the names of the attributes the
+# walk reads (0: not sought).
+cdef struct AttributeIds:
+    uintptr_t hidden  # replaced by an empty <img> (docs/spec.md section 2)
+    uintptr_t role  # a dropped ARIA role opens a scope
+    uintptr_t region  # the article profile's regions, as nesting's scan marks them
+    uintptr_t klass  # class: the signature of a boundary element, a <pre>'s language
+    uintptr_t itemprop  # itemprop and pubdate: whether blockdensity.metadata's
+    uintptr_t pubdate  # microdata query can find anything
+
+
+cdef class Settings:
+    """What one page's walk reads and never changes, made once per page (segment._walk).
+
+    The configuration's tag table: `packed`, its flags as native uint16 by tag id
+    (TagTable.packed), `custom`, the flags of a tag beyond it, `names`, the element
+    names by tag id; the ARIA `roles` it drops and the article profile's region
+    `scopes` (the scope of each region label the rules act on). Then the ids
+    lexbor gave the names of the attributes the walk reads in the page's
+    document (0: not sought): `hidden_id`, `role_id`, `region_id` (the region
+    attribute), `class_id`, and `itemprop_id` and `pubdate_id` for
+    blockdensity.metadata.
+    """
+
+    cdef bytes packed  # holds the memory flags_of points into
+    cdef const uint16_t* flags_of
+    cdef Py_ssize_t n_flags
+    cdef int custom
+    cdef dict names
+    cdef frozenset roles
+    cdef dict scopes
+    cdef AttributeIds ids
+
+    def __init__(self, bytes packed, int custom, dict names, frozenset roles, dict scopes, *,
+                 uintptr_t hidden_id, uintptr_t role_id, uintptr_t region_id,
+                 uintptr_t class_id, uintptr_t itemprop_id, uintptr_t pubdate_id):
+        if len(packed) % 2:
+            raise ValueError(f"the packed flags are uint16, got {len(packed)} bytes")
+        self.packed = packed
+        self.flags_of = <const uint16_t*> <const char*> packed
+        self.n_flags = len(packed) // 2
+        self.custom = custom
+        self.names = names
+        self.roles = roles
+        self.scopes = scopes
+        self.ids.hidden = hidden_id
+        self.ids.role = role_id
+        self.ids.region = region_id
+        self.ids.klass = class_id
+        self.ids.itemprop = itemprop_id
+        self.ids.pubdate = pubdate_id
+
+
+# What the attributes of one element say (the first of each name, as attrs.get
+# finds it; NULL: none).
+cdef struct Found:
+    bd_attr* hidden
+    bd_attr* role
+    bd_attr* region
+    bd_attr* klass
+
+
+cdef inline bint _read_attributes(bd_node* node, const AttributeIds* ids, Found* found) noexcept:
+    # The element's attributes that change what it is, in one pass over them.
+    # Returns whether it has one that blockdensity.metadata's microdata query
+    # looks for.
+    cdef bd_attr* attr = (<bd_element*> node).first_attr
+    cdef uintptr_t name_id
+    cdef bint microdata = False
+    found.hidden = NULL
+    found.role = NULL
+    found.region = NULL
+    found.klass = NULL
+    while attr != NULL:
+        name_id = attr.node.local_name
+        if name_id == ids.hidden and ids.hidden and found.hidden == NULL:
+            found.hidden = attr
+        elif name_id == ids.role and ids.role and found.role == NULL:
+            found.role = attr
+        elif name_id == ids.region and ids.region and found.region == NULL:
+            found.region = attr
+        elif name_id == ids.klass and ids.klass and found.klass == NULL:
+            found.klass = attr
+        elif ids.itemprop and (name_id == ids.itemprop or name_id == ids.pubdate):
+            microdata = True
+        attr = attr.next
+    return microdata
 
 
 # HTML's ASCII whitespace, which separates the tokens [role~="..."] matches.
@@ -398,9 +482,9 @@ _CSS_SPACE = re.compile("[ \t\n\f\r]+")
 
 
 cdef object _role_label(bd_attr* attr, frozenset roles):
-    # segment._apply_attributes on an element with a role: "role=..." when the
-    # selector [role~="r" i] matches for a dropped role r (a token, ASCII case
-    # folded) and the first token (lowercase) is a dropped role; else None.
+    # The scope of an element with a role: "role=..." when the selector
+    # [role~="r" i] matches for a dropped role r (a token, ASCII case folded)
+    # and the first token (lowercase) is a dropped role; else None.
     cdef str value = _value(attr)
     for token in _CSS_SPACE.split(value):
         if token.isascii() and token.lower() in roles:
@@ -413,16 +497,45 @@ cdef object _role_label(bd_attr* attr, frozenset roles):
     return None
 
 
-cdef Py_ssize_t _open_regions(bd_attr* attr, dict scopes, list drop_stack, list drop_scopes,
-                              list scope_parents) except -1:
-    # article.regions' markers around an element, as the walk would meet
-    # them: a scope per label the rules act on, in order. Returns how many.
-    cdef Py_ssize_t opened = 0
-    for label in _value(attr).split():
-        if label in scopes:
-            _open_scope(scopes[label], drop_stack, drop_scopes, scope_parents)
-            opened += 1
-    return opened
+@cython.final
+cdef class _Scopes:
+    # The scoped elements the walk meets: dropped ones (e.g. "nav" or
+    # "role=navigation") and the article profile's regions ("article:...").
+    cdef list labels  # each scope's label, in the order met (Page.drop_scopes)
+    cdef list parents  # the scope each sits in, or -1 (Page.scope_parents)
+    cdef list opened  # the open ones, innermost last, as indices into labels
+
+    def __cinit__(self):
+        self.labels = []
+        self.parents = []
+        self.opened = []
+
+    cdef inline Py_ssize_t innermost(self):
+        # The scope in effect, or -1 (an index spelled out: wraparound is off).
+        return self.opened[len(self.opened) - 1] if self.opened else -1
+
+    cdef int enter(self, str label) except -1:
+        self.parents.append(self.innermost())
+        self.opened.append(len(self.labels))
+        self.labels.append(label)
+        return 0
+
+    cdef int leave(self, Py_ssize_t count) except -1:
+        cdef Py_ssize_t i
+        for i in range(count):
+            self.opened.pop()
+        return 0
+
+    cdef Py_ssize_t enter_regions(self, bd_attr* attr, dict scopes) except -1:
+        # The article profile's regions of an element, as nesting's scan
+        # marked them: a scope per label the rules act on, in order. Returns
+        # how many it opened.
+        cdef Py_ssize_t opened = 0
+        for label in _value(attr).split():
+            if label in scopes:
+                self.enter(scopes[label])
+                opened += 1
+        return opened
 
 
 cdef inline bint _has_any(bd_node* node, uintptr_t first_id, uintptr_t second_id) noexcept:
@@ -435,19 +548,19 @@ cdef inline bint _has_any(bd_node* node, uintptr_t first_id, uintptr_t second_id
     return False
 
 
-cdef int _find_hidden(bd_node* root, uintptr_t hidden_id, list hidden, object parser,
-                      uintptr_t itemprop_id, uintptr_t pubdate_id, bint* microdata) except -1:
+cdef int _find_hidden(bd_node* root, const AttributeIds* ids, list hidden, object parser,
+                      bint* microdata) except -1:
     # The hidden elements in a subtree the walk skips, outermost only, in
-    # document order: _apply_attributes removes them from the tree, which
+    # document order: the caller replaces them in the tree, which
     # blockdensity.metadata reads after the walk. On the way, whether an
     # element the tree keeps has a microdata attribute (`microdata`).
     cdef bd_node* node = root.first_child
     while node != NULL:
-        if node.type == ELEMENT_TYPE and _attribute(node, hidden_id) != NULL:
+        if node.type == ELEMENT_TYPE and _attribute(node, ids.hidden) != NULL:
             hidden.append(_node(node, parser))
         else:
             if (node.type == ELEMENT_TYPE and not microdata[0]
-                    and _has_any(node, itemprop_id, pubdate_id)):
+                    and _has_any(node, ids.itemprop, ids.pubdate)):
                 microdata[0] = True
             if node.first_child != NULL:
                 node = node.first_child
@@ -460,26 +573,238 @@ cdef int _find_hidden(bd_node* root, uintptr_t hidden_id, list hidden, object pa
     return 0
 
 
-cdef inline void _close_scopes(list drop_stack, Py_ssize_t count):
+# The class signature (Elements): FNV-1a, 32 bits.
+DEF FNV_OFFSET = 2166136261
+DEF FNV_PRIME = 16777619
+
+
+cdef inline bint _ascii_space(Py_UCS4 c) noexcept:
+    # HTML's ASCII whitespace, which separates the tokens of a class attribute.
+    return c == 32 or c == 9 or c == 10 or c == 12 or c == 13
+
+
+cdef uint32_t _signature_of(str value) noexcept:
+    # The signature of a class value as a str (the bytes as selectolax decodes them).
+    cdef uint32_t hashed = FNV_OFFSET
+    cdef bint started = False, spaced = False
+    cdef Py_UCS4 c
+    for c in value:
+        if _ascii_space(c):
+            spaced = started
+            continue
+        if spaced:
+            hashed = (hashed ^ SPACE) * FNV_PRIME
+            spaced = False
+        hashed = (hashed ^ <uint32_t> c) * FNV_PRIME
+        started = True
+    if not started:
+        return 0
+    return hashed if hashed else 1
+
+
+cdef uint32_t _signature(bd_attr* attr):
+    # The element's class signature: FNV-1a over the code points of its class
+    # attribute's tokens joined by one space (the spacing between tokens does
+    # not matter, their order does); 0: no class attribute, or no token; 1
+    # where the hash is 0. Read from the bytes while they are ASCII (the
+    # common case), else from their decoding, as selectolax decodes them.
+    cdef const unsigned char* data
     cdef Py_ssize_t i
-    for i in range(count):
-        drop_stack.pop()
+    cdef uint32_t hashed = FNV_OFFSET
+    cdef bint started = False, spaced = False
+    cdef unsigned char c
+    if attr == NULL or attr.value == NULL or attr.value.data == NULL:
+        return 0
+    data = attr.value.data
+    for i in range(<Py_ssize_t> attr.value.length):
+        c = data[i]
+        if c >= 0x80:
+            return _signature_of(_value(attr))
+        if _ascii_space(c):
+            spaced = started
+            continue
+        if spaced:
+            hashed = (hashed ^ SPACE) * FNV_PRIME
+            spaced = False
+        hashed = (hashed ^ c) * FNV_PRIME
+        started = True
+    if not started:
+        return 0
+    return hashed if hashed else 1
 
 
-cdef inline int _end_inside(_Text pieces, int anchor_depth, int sup_depth) except -1:
-    if anchor_depth:
-        pieces.push(ANCHOR_MARK)
-    if sup_depth:
-        pieces.push(SUB_CLOSE)
-    return pieces.push_str(BLOCK_END)
+cdef object _code_class(bd_node* pre, const AttributeIds* ids):
+    # The class of a <pre>'s code child, where code blocks name their language:
+    # its first element child when that is a <code> (not hidden), its class
+    # ("" for none); None when there is no such child.
+    cdef bd_node* node = pre.first_child
+    cdef bd_attr* attr
+    while node != NULL and node.type != ELEMENT_TYPE:
+        node = node.next
+    if node == NULL or node.local_name != CODE_ID:
+        return None
+    if ids.hidden and _attribute(node, ids.hidden) != NULL:
+        return None
+    attr = _attribute(node, ids.klass) if ids.klass else NULL
+    return _value(attr) if attr != NULL else ""
 
 
-cdef inline int _begin_inside(_Text pieces, int anchor_depth, int sup_depth) except -1:
-    if anchor_depth:
-        pieces.push(ANCHOR_MARK)
-    if sup_depth:
-        pieces.push(SUB_OPEN)
-    return 0
+@cython.final
+cdef class Elements:
+    """A page's element table: what blockdensity.structure reads of where each block sits.
+
+    Its entries are the boundary elements the walk opened (those that end
+    blocks, <hr> aside), <body> first, in document order: each with its tag
+    id, the entry it sits in (-1: none, for <body>) and its class signature
+    (FNV-1a over the code points of its class attribute's tokens joined by one
+    space; 0: no token). Then the entry each block sits in (that of its first
+    visible text, as Page.blocks' element), and the classes of each <pre>
+    entry and of its code child (where code names its language). Kept as C
+    arrays, read on demand: the fit that never asks pays for the arrays alone.
+    """
+
+    cdef uint32_t* tags
+    cdef int32_t* parents
+    cdef uint32_t* signatures
+    cdef Py_ssize_t count
+    cdef Py_ssize_t capacity
+    cdef int32_t* block_entries
+    cdef Py_ssize_t block_count
+    cdef Py_ssize_t block_capacity
+    cdef dict pre_classes  # entry -> (the pre's class, its code child's class or None)
+    cdef dict names  # tag id -> element name, for the boundary elements
+
+    def __cinit__(self, dict names):
+        self.capacity = 64
+        self.block_capacity = 64
+        self.tags = <uint32_t*> malloc(self.capacity * sizeof(uint32_t))
+        self.parents = <int32_t*> malloc(self.capacity * sizeof(int32_t))
+        self.signatures = <uint32_t*> malloc(self.capacity * sizeof(uint32_t))
+        self.block_entries = <int32_t*> malloc(self.block_capacity * sizeof(int32_t))
+        if (self.tags == NULL or self.parents == NULL or self.signatures == NULL
+                or self.block_entries == NULL):
+            raise MemoryError()
+        self.pre_classes = {}
+        self.names = names
+
+    def __dealloc__(self):
+        free(self.tags)
+        free(self.parents)
+        free(self.signatures)
+        free(self.block_entries)
+
+    cdef Py_ssize_t add(self, uintptr_t tag, Py_ssize_t parent, uint32_t signature) except -1:
+        # A new entry (an element the walk opens); its index.
+        if self.count == self.capacity:
+            self.capacity *= 2
+            self.tags = <uint32_t*> _resized(self.tags, self.capacity, sizeof(uint32_t))
+            self.parents = <int32_t*> _resized(self.parents, self.capacity, sizeof(int32_t))
+            self.signatures = <uint32_t*> _resized(
+                self.signatures, self.capacity, sizeof(uint32_t)
+            )
+        self.tags[self.count] = <uint32_t> tag
+        self.parents[self.count] = <int32_t> parent
+        self.signatures[self.count] = signature
+        self.count += 1
+        return self.count - 1
+
+    cdef int add_block(self, Py_ssize_t entry) except -1:
+        # The entry the next block sits in.
+        if self.block_count == self.block_capacity:
+            self.block_capacity *= 2
+            self.block_entries = <int32_t*> _resized(
+                self.block_entries, self.block_capacity, sizeof(int32_t)
+            )
+        self.block_entries[self.block_count] = <int32_t> entry
+        self.block_count += 1
+        return 0
+
+    def __len__(self):
+        return self.count
+
+    def rows(self):
+        """Every entry as (element name, parent entry, class signature), in order."""
+        return [
+            (self.names[self.tags[i]], self.parents[i], self.signatures[i])
+            for i in range(self.count)
+        ]
+
+    def blocks(self):
+        """The entry each block sits in, in block order."""
+        return [self.block_entries[i] for i in range(self.block_count)]
+
+    def pres(self):
+        """Each <pre> entry's class and its code child's class (None: no code child)."""
+        return dict(self.pre_classes)
+
+
+@cython.final
+cdef class _Blocks:
+    # What the walk makes of the page's text: every block's text with its
+    # marks, and its link text (anchor edges as spaces), each followed by
+    # BLOCK_END; a record per block with visible text; and the current block.
+    cdef _Text pieces
+    cdef _Text links
+    cdef list records  # (element, pre, drop) per block: segment.BlockInfo
+    cdef Elements elements  # ... and the entry it sits in
+    cdef list trace  # (block index, text node) per text node taken; None: not asked
+    cdef Py_ssize_t start  # where the current block began in pieces
+    cdef Py_ssize_t link_start  # ... and in links
+    cdef bint visible  # whether it has visible text yet; where the first sits:
+    cdef str element  # its boundary element,
+    cdef Py_ssize_t entry  # ... as an entry of the element table,
+    cdef bint pre  # inside <pre>,
+    cdef Py_ssize_t drop  # the scope in effect, or -1
+
+    def __cinit__(self, Elements elements, list trace):
+        self.pieces = _Text()
+        self.links = _Text()
+        self.records = []
+        self.elements = elements
+        self.trace = trace
+        self.element = "body"
+        self.drop = -1
+
+    cdef int end(self, int anchor_depth, int sup_depth) except -1:
+        # A boundary opened or closed: the block so far ends if it has visible
+        # text; else what it holds (whitespace and marks) goes, and so do its
+        # text nodes' entries in the trace.
+        if self.visible:
+            if anchor_depth or sup_depth:
+                # It ends inside a link or sup/sub that goes on in the next
+                # block: the marks close here (each block's marks pair up)...
+                if anchor_depth:
+                    self.pieces.push(ANCHOR_MARK)
+                if sup_depth:
+                    self.pieces.push(SUB_CLOSE)
+            self.pieces.push_str(BLOCK_END)
+            self.links.push_str(BLOCK_END)
+            self.records.append((self.element, self.pre, self.drop))
+            self.elements.add_block(self.entry)
+            self.visible = False
+            self.start = self.pieces.size
+            self.link_start = self.links.size
+        else:
+            if self.trace is not None:
+                self.untrace()
+            if self.pieces.size == self.start:
+                return 0
+            self.pieces.size = self.start
+            self.links.size = self.link_start
+        # ... and open again at the start of the next.
+        if anchor_depth:
+            self.pieces.push(ANCHOR_MARK)
+        if sup_depth:
+            self.pieces.push(SUB_OPEN)
+        return 0
+
+    cdef int untrace(self) except -1:
+        # The text nodes of the block that turned out to have no visible text.
+        cdef list trace = self.trace
+        cdef Py_ssize_t block = len(self.records)
+        while trace and trace[len(trace) - 1][0] == block:
+            trace.pop()
+        return 0
 
 
 # One level of the walk: the children of an element being walked.
@@ -491,22 +816,23 @@ cdef struct Level:
 
 
 cdef class _Stack:
-    # A growable C array, freed with the walk whatever happens.
+    # Growable C arrays, freed with the walk whatever happens: the levels, and
+    # the open boundary elements as entries of the element table.
     cdef Level* levels
-    cdef uintptr_t* ids
+    cdef Py_ssize_t* entries
     cdef Py_ssize_t size
-    cdef Py_ssize_t id_size
+    cdef Py_ssize_t entry_size
 
     def __cinit__(self):
-        self.size = self.id_size = 64
+        self.size = self.entry_size = 64
         self.levels = <Level*> malloc(self.size * sizeof(Level))
-        self.ids = <uintptr_t*> malloc(self.id_size * sizeof(uintptr_t))
-        if self.levels == NULL or self.ids == NULL:
+        self.entries = <Py_ssize_t*> malloc(self.entry_size * sizeof(Py_ssize_t))
+        if self.levels == NULL or self.entries == NULL:
             raise MemoryError()
 
     def __dealloc__(self):
         free(self.levels)
-        free(self.ids)
+        free(self.entries)
 
     cdef int grow(self, Py_ssize_t needed) except -1:
         if needed >= self.size:
@@ -514,49 +840,56 @@ cdef class _Stack:
             self.size *= 2
         return 0
 
-    cdef int grow_ids(self, Py_ssize_t needed) except -1:
-        if needed >= self.id_size:
-            self.ids = <uintptr_t*> _resized(self.ids, 2 * self.id_size, sizeof(uintptr_t))
-            self.id_size *= 2
+    cdef int grow_entries(self, Py_ssize_t needed) except -1:
+        if needed >= self.entry_size:
+            self.entries = <Py_ssize_t*> _resized(
+                self.entries, 2 * self.entry_size, sizeof(Py_ssize_t)
+            )
+            self.entry_size *= 2
         return 0
 
 
-def walk(LexborNode body, const unsigned char[:] packed, int custom, dict names,
-         object title, uintptr_t hidden_id, uintptr_t role_id, frozenset roles,
-         uintptr_t region_id, dict scopes, uintptr_t itemprop_id, uintptr_t pubdate_id):
-    """The fit's walk from <body> on (the rules of segment._TracedWalk), with
-    segment._apply_attributes' work done on the way; `packed` is the tag table's
-    flags as native uint16 (TagTable.packed). Attributes are found by the ids of
-    their names in the document (0: not sought): `hidden`, `role` (`roles` are
-    the dropped ones) and the article profile's region attribute (`scopes` gives
-    each label's scope); `itemprop` and `pubdate`, for blockdensity.metadata.
-    Returns (blocks, text, linked, title, drop_scopes, scope_parents, declarations,
-    hidden, microdata): `hidden`, the elements _apply_attributes would have
-    replaced with <img>, for the caller to replace; `microdata`, whether an
-    element below <body> that stays in the tree has an itemprop or pubdate
-    attribute (what metadata's microdata query needs), found on the walk's way
-    over the attributes (when `hidden` is sought; else True)."""
+def walk(LexborNode body, Settings settings, object title, list trace=None):
+    """The fit's walk from <body> on: the page as blocks.
+
+    The rules are docs/spec.md section 2's, written plainly in tests/reference/walk.py.
+    The attributes that change what an element is are read on the way (by the
+    ids `settings` holds): a hidden element is walked as the empty <img> that
+    replaces it, a dropped ARIA role and the article profile's regions open
+    scopes. `title`: the head's, or None (then the first <title> met in the
+    body). `trace`: a list to fill with (block index, text node) for each text
+    node of a block with visible text, in document order (for --highlight);
+    None (the fit's case): no node object is made.
+
+    Returns (blocks, text, linked, title, drop_scopes, scope_parents,
+    declarations, hidden, microdata, elements): `hidden`, the hidden elements,
+    for the caller to replace with <img> as docs/spec.md says (blockdensity.metadata
+    reads the tree after); `microdata`, whether an element below <body> that
+    stays in the tree has an itemprop or pubdate attribute (what metadata's
+    microdata query needs), found on the way over the attributes (when
+    `hidden` is sought; else True); `elements`, the page's element table
+    (where each block sits, for blockdensity.structure)."""
     if not _configured:
         raise RuntimeError("blockdensity._walk.configure() has not been called")
-    cdef const uint16_t* flags_of = <const uint16_t*> &packed[0]
-    cdef Py_ssize_t n_flags = packed.shape[0] // 2
+    cdef const uint16_t* flags_of = settings.flags_of
+    cdef Py_ssize_t n_flags = settings.n_flags
+    cdef int custom = settings.custom
+    cdef dict names = settings.names
+    cdef AttributeIds ids = settings.ids
     cdef object parser = body.parser
-    cdef list blocks = []
-    cdef list drop_scopes = []
-    cdef list scope_parents = []
+    cdef Elements elements = Elements(names)
+    cdef _Blocks out = _Blocks(elements, trace)
+    cdef _Text pieces = out.pieces  # the page's text, block after block
+    cdef _Text links = out.links  # its link text
+    cdef _Scopes scopes = _Scopes()
     cdef list declarations = []
-    cdef _Text pieces = _Text()  # the page's text, block after block
-    cdef _Text links = _Text()  # the page's link text, block after block
-    cdef list drop_stack = []
-    cdef Py_ssize_t start = 0, link_start = 0
-    cdef bint visible = False
-    cdef str element = "body"
-    cdef bint pre = False
-    cdef Py_ssize_t drop = -1
+    cdef list hidden = []
+    cdef bint microdata = False
     cdef int anchor_depth = 0, sup_depth = 0, pre_depth = 0
     cdef _Stack stack = _Stack()
     cdef Py_ssize_t depth = 0  # levels on the stack
-    cdef Py_ssize_t boundaries = 1  # ids on the stack of boundary elements
+    cdef Py_ssize_t boundaries = 1  # open boundary elements (stack.entries)
+    cdef Py_ssize_t entry
     cdef bint skip_ws = True
     cdef bd_node* glue_node = NULL  # the last text node, while nothing separates it
     cdef bint glue_ends_blank = False  # ... and whether its text ends in whitespace
@@ -566,15 +899,9 @@ def walk(LexborNode body, const unsigned char[:] packed, int custom, dict names,
     cdef int closer = BOUNDARY
     cdef Py_ssize_t closer_regions = 0  # the region scopes to close with `closer`
     cdef Py_ssize_t regions  # those the element at hand opened
-    cdef list hidden = []
-    cdef bint microdata = False
-    cdef bint seeking = hidden_id or role_id or region_id
+    cdef bint seeking
     cdef bint was_hidden
-    cdef bd_attr* attr
-    cdef bd_attr* hidden_attr
-    cdef bd_attr* role_attr
-    cdef bd_attr* region_attr
-    cdef uintptr_t name_id
+    cdef Found found
     cdef bint ends_block = False
     cdef bint finished = False
     cdef bint interrupted
@@ -584,34 +911,22 @@ def walk(LexborNode body, const unsigned char[:] packed, int custom, dict names,
     cdef uintptr_t node_id
     cdef int flags
     cdef Py_ssize_t text_start, length
-    stack.ids[0] = body.node.local_name
-    if hidden_id and _attribute(body.node, hidden_id) != NULL:
+    stack.entries[0] = elements.add(
+        body.node.local_name, -1, _signature(_attribute(body.node, ids.klass)) if ids.klass else 0
+    )
+    out.entry = 0
+    if ids.hidden and _attribute(body.node, ids.hidden) != NULL:
         # A hidden <body> is replaced, its children walked all the same (the
         # walk holds the body), and article.regions then finds no body.
         hidden.append(body)
-        region_id = 0
-        seeking = hidden_id or role_id
+        ids.region = 0
+    seeking = ids.hidden or ids.role or ids.region or ids.klass
+    found.klass = NULL
     while True:
         if ends_block:
             ends_block = False
             glue_node = NULL
-            if visible:
-                if anchor_depth or sup_depth:
-                    _end_inside(pieces, anchor_depth, sup_depth)
-                else:
-                    pieces.push_str(BLOCK_END)
-                links.push_str(BLOCK_END)
-                blocks.append((element, pre, drop))
-                visible = False
-                start = pieces.size
-                link_start = links.size
-                if anchor_depth or sup_depth:
-                    _begin_inside(pieces, anchor_depth, sup_depth)
-            elif pieces.size > start:
-                pieces.size = start
-                links.size = link_start
-                if anchor_depth or sup_depth:
-                    _begin_inside(pieces, anchor_depth, sup_depth)
+            out.end(anchor_depth, sup_depth)
         interrupted = False  # the children loop left for the end of a block (<hr>)
         while True:
             node = _child(cursor, cursor_skip)
@@ -624,44 +939,40 @@ def walk(LexborNode body, const unsigned char[:] packed, int custom, dict names,
                 flags = flags_of[node_id] if node_id < <uintptr_t> n_flags else custom
                 was_hidden = False
                 if seeking and node.type == ELEMENT_TYPE:
-                    # The attributes that change what the element is, in one
-                    # pass over them (first of each name, as attrs.get).
-                    hidden_attr = role_attr = region_attr = NULL
-                    attr = (<bd_element*> node).first_attr
-                    while attr != NULL:
-                        name_id = attr.node.local_name
-                        if name_id == hidden_id and hidden_id and hidden_attr == NULL:
-                            hidden_attr = attr
-                        elif name_id == role_id and role_id and role_attr == NULL:
-                            role_attr = attr
-                        elif name_id == region_id and region_id and region_attr == NULL:
-                            region_attr = attr
-                        elif itemprop_id and (name_id == itemprop_id or name_id == pubdate_id):
-                            microdata = True
-                        attr = attr.next
-                    if hidden_attr != NULL:  # as the <img> that replaces it
+                    if _read_attributes(node, &ids, &found):
+                        microdata = True
+                    if found.hidden != NULL:  # as the <img> that replaces it
                         hidden.append(_node(node, parser))
                         node_id = IMG_ID
                         flags = flags_of[IMG_ID]
                         was_hidden = True
                     else:
-                        if role_attr != NULL:
-                            label = _role_label(role_attr, roles)
+                        if found.role != NULL:
+                            label = _role_label(found.role, settings.roles)
                             if label is not None:
-                                _open_scope(label, drop_stack, drop_scopes, scope_parents)
+                                scopes.enter(label)
                                 regions = 1
-                        if region_attr != NULL:
-                            regions += _open_regions(
-                                region_attr, scopes, drop_stack, drop_scopes, scope_parents
-                            )
+                        if found.region != NULL:
+                            regions += scopes.enter_regions(found.region, settings.scopes)
+                else:
+                    found.klass = NULL
                 if flags & BOUNDARY:
                     ends_block = True
                     if flags & SKIP:  # <hr>
-                        _close_scopes(drop_stack, regions)
+                        if regions:
+                            scopes.leave(regions)
                         interrupted = True
                         break
-                    stack.grow_ids(boundaries)
-                    stack.ids[boundaries] = node_id
+                    entry = elements.add(
+                        node_id, stack.entries[boundaries - 1], _signature(found.klass)
+                    )
+                    if flags & PRE:
+                        elements.pre_classes[entry] = (
+                            _value(found.klass) if found.klass != NULL else "",
+                            _code_class(node, &ids),
+                        )
+                    stack.grow_entries(boundaries)
+                    stack.entries[boundaries] = entry
                     boundaries += 1
                     if flags == BOUNDARY:
                         entering = node
@@ -681,10 +992,8 @@ def walk(LexborNode body, const unsigned char[:] packed, int custom, dict names,
                     node = child
                     node_id = TEXT_ID
                 elif flags & SKIP:
-                    if hidden_id and not was_hidden and node.first_child != NULL:
-                        _find_hidden(
-                            node, hidden_id, hidden, parser, itemprop_id, pubdate_id, &microdata
-                        )
+                    if ids.hidden and not was_hidden and node.first_child != NULL:
+                        _find_hidden(node, &ids, hidden, parser, &microdata)
                     if (node_id == DECLARING[0] or node_id == DECLARING[1]
                             or node_id == DECLARING[2] or node_id == DECLARING[3]):
                         declarations.append(_node(node, parser))
@@ -700,7 +1009,8 @@ def walk(LexborNode body, const unsigned char[:] packed, int custom, dict names,
                         pieces.push(BREAK_MARK)
                         if anchor_depth:
                             links.push(SPACE)
-                    _close_scopes(drop_stack, regions)
+                    if regions:
+                        scopes.leave(regions)
                     continue
                 elif flags & SEPARATOR:
                     glue_node = NULL
@@ -721,9 +1031,7 @@ def walk(LexborNode body, const unsigned char[:] packed, int custom, dict names,
                         pre_depth += 1
                         skip_ws = False
                     if flags & DROP:
-                        scope_parents.append(_innermost(drop_stack))
-                        drop_stack.append(len(drop_scopes))
-                        drop_scopes.append(names[node_id])
+                        scopes.enter(names[node_id])
                     entering = node
                     break
             # A text node (or the only child of the element just met).
@@ -736,19 +1044,23 @@ def walk(LexborNode body, const unsigned char[:] packed, int custom, dict names,
                 and not (length and Py_UNICODE_ISSPACE(pieces.data[text_start]))
                 and _whitespace_between(glue_node, node)
             ):
+                # A whitespace-only text node the walk skipped stood between.
                 pieces.insert_space(text_start)  # before the text, as the reference
                 text_start += 1
                 if anchor_depth:
                     links.push(SPACE)
+            if trace is not None:
+                trace.append((len(out.records), _node(node, parser)))
             glue_node = node
             glue_ends_blank = length > 0 and Py_UNICODE_ISSPACE(pieces.data[text_start + length - 1])
             if anchor_depth:
                 links.extend(pieces.data + text_start, length)
-            if not visible and not _isspace(pieces.data + text_start, length):
-                visible = True
-                element = names[stack.ids[boundaries - 1]]
-                pre = pre_depth > 0
-                drop = _innermost(drop_stack)
+            if not out.visible and not _isspace(pieces.data + text_start, length):
+                out.visible = True
+                out.entry = stack.entries[boundaries - 1]
+                out.element = names[elements.tags[out.entry]]
+                out.pre = pre_depth > 0
+                out.drop = scopes.innermost()
             if link_closes:
                 pieces.push(ANCHOR_MARK)
                 links.push(SPACE)
@@ -756,7 +1068,7 @@ def walk(LexborNode body, const unsigned char[:] packed, int custom, dict names,
                 links.push(SPACE)
                 link_closes = False
             if regions:  # those of the element whose only child this text is
-                _close_scopes(drop_stack, regions)
+                scopes.leave(regions)
         if entering != NULL:
             # Into the element just opened: its children next, its close after them.
             stack.grow(depth)
@@ -774,7 +1086,8 @@ def walk(LexborNode body, const unsigned char[:] packed, int custom, dict names,
         if finished:
             break
         flags = closer
-        _close_scopes(drop_stack, closer_regions)
+        if closer_regions:
+            scopes.leave(closer_regions)
         if depth:
             depth -= 1
             cursor = stack.levels[depth].next
@@ -800,7 +1113,7 @@ def walk(LexborNode body, const unsigned char[:] packed, int custom, dict names,
                 pre_depth -= 1
                 skip_ws = not pre_depth
             if flags & DROP:
-                drop_stack.pop()
+                scopes.leave(1)
             if not flags & BOUNDARY:
                 if flags & SEPARATOR:
                     glue_node = NULL
@@ -811,8 +1124,8 @@ def walk(LexborNode body, const unsigned char[:] packed, int custom, dict names,
         boundaries -= 1
         ends_block = True
     return (
-        blocks, pieces.make(), links.make(), title, drop_scopes, scope_parents, declarations,
-        hidden, microdata or not hidden_id,
+        out.records, pieces.make(), links.make(), title, scopes.labels, scopes.parents,
+        declarations, hidden, microdata or not ids.hidden, elements,
     )
 
 

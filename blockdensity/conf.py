@@ -36,7 +36,7 @@ class Profile(StrEnum):
 
 
 class Rule(StrEnum):
-    """The article profile's rules (blockdensity/article.py), each switchable on its own.
+    """The rules after the published tree (blockdensity.decide), each switchable on its own.
 
     Most run only on a page with article structure (an <article>, <main>,
     role=main or itemprop=articleBody element, or an article declared in
@@ -66,6 +66,22 @@ class Rule(StrEnum):
     # one-line paragraph, a date line) whose neighbours with words are both
     # kept is kept: it stands inside the text
     BETWEEN_TEXT = "between_text"
+    # The rules by kind of page (blockdensity.decide.kinds says which kinds):
+    # a footer kept because it held most of the kept words is dropped (a
+    # product's or a listing's footer is never its content)
+    FOOTER_MAJORITY = "footer_majority"
+    # on a forum, the posts the comments rule took are the thread's text
+    FORUM_POSTS = "forum_posts"
+    # on listings, collections, documentation and service pages, what the tree
+    # rejected inside the trusted main or content container is kept: item cards,
+    # reference lines, short feature sections
+    CONTAINER_TEXT = "container_text"
+    # on those and product pages, a short block with few links between kept
+    # text is kept (labels, specifications, feature lines)
+    SPAN_TEXT = "span_text"
+    # on listings and collections, item cards: a heading between kept text and
+    # the short lines after it
+    ITEM_CARDS = "item_cards"
 
 
 ARTICLE_RULES: Final = frozenset(Rule)

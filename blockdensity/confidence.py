@@ -111,18 +111,12 @@ def figures(
     )
 
 
-# The fallbacks of the decide stage (the whole page kept), not the readings.
-_WHOLE_PAGE: Final = frozenset(
-    (FallbackReason.SINGLE_BLOCK, FallbackReason.NOTHING_KEPT, FallbackReason.NO_TEXT)
-)
-
-
 def figures_of(fit: Fit) -> Figures:
     """The same figures as `figures`, read from a Fit's block records (which this builds,
     if not built yet): for --explain, the training script and the tests, which check
     that both ways agree."""
     blocks = fit.blocks
-    whole_page = fit.fallback_reason in _WHOLE_PAGE
+    whole_page = fit.fallback  # the whole page kept (not another reading of it)
     kept = [block.index for block in blocks if whole_page or block.decision is Decision.CONTENT]
     steps = list(map(sub, kept[1:], kept))
     counted = not whole_page

@@ -11,7 +11,8 @@ then what the fit reports besides the text: the language of the text
 (blockdensity.language), the page's metadata (blockdensity.metadata), how
 likely the text is the page's main content (blockdensity.confidence), and
 the record of it all (`record`; each block's record is built when first
-read). A page whose first reading has no text is read again (`reread`).
+read). A page whose first reading shows (almost) no text is read again
+(blockdensity.read).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from __future__ import annotations
 import hashlib
 from typing import Final
 
-from blockdensity.conf import DEFAULT_CONF, Conf, Profile
+from blockdensity.conf import DEFAULT_CONF, Conf
 from blockdensity.confidence import confidence, figures
 from blockdensity.decide import Verdict, decide
 from blockdensity.decide.outcome import REPORTED
@@ -28,19 +29,14 @@ from blockdensity.decode import Source, decode
 from blockdensity.language import detect_language
 from blockdensity.measure import Measures, measure
 from blockdensity.metadata import read_metadata
-from blockdensity.parse import (
-    Parsed,
-    Reading,
-    closed_titles,
-    deferred_content,
-    noscript_content,
-    parse,
-)
+from blockdensity.pagetype import PageType
+from blockdensity.parse import Parsed, Reading, parse
+from blockdensity.read import Read, needs_rereading, reread
 from blockdensity.render import Rendered, block_lines, render
 from blockdensity.result import NO_METADATA, Block, FallbackReason, Fit, Metadata
 from blockdensity.segment import DROP, ELEMENT, Page, walk
 
-__all__ = ["NO_LANGUAGE", "REREAD_WORDS", "fit_text", "record", "reread"]
+__all__ = ["NO_LANGUAGE", "fit_text", "record"]
 
 
 def fit_text(
@@ -49,11 +45,14 @@ def fit_text(
     *,
     charset: str | None = None,
     url: str | None = None,
+    page_type: PageType | None = None,
 ) -> Fit:
     """Keep a page's main text and drop the boilerplate around it.
 
     `html` may be bytes, decoded as a browser would (`charset` is the HTTP
     header's, if any). `url`, the page's, resolves the URLs of its metadata.
+    `page_type`, when the caller knows what kind of page it is (a crawler's
+    map of a site), chooses the rules by kind of page (blockdensity.decide.kinds).
     Never raises for any input: a page the fit cannot judge comes back
     whole, with `fallback` set (docs/spec.md section 6).
     """
@@ -62,9 +61,10 @@ def fit_text(
     parsed = parse(source, conf)
     page = walk(parsed, conf)
     measures = measure(page)
-    if not page.blocks or sum(measures.words) < REREAD_WORDS:
-        parsed, page, measures = reread(parsed, page, measures, conf)
-    verdict = decide(page, measures, conf)
+    if needs_rereading(page, measures):
+        parsed, page, measures = reread(Read(parsed, page, measures), conf)
+    kind, kind_confidence = (page_type, 1.0) if page_type is not None else (PageType.ARTICLE, 0.0)
+    verdict = decide(page, measures, conf, kind, kind_confidence)
     rendered = render(page, verdict, conf.comments)
     language = detect_language(rendered.text) if conf.detect_language else NO_LANGUAGE
     metadata = (
@@ -76,44 +76,6 @@ def fit_text(
 
 
 NO_LANGUAGE: Final = (None, None)
-
-
-# A page that shows fewer words than this is read the other ways it can be
-# (blockdensity.parse): the readings a crawler's pages need when a browser's
-# reading with scripting on shows (almost) nothing. A reading is taken when it
-# shows at least this many words and twice the first reading's.
-REREAD_WORDS: Final = 50
-_REREADINGS: Final = (noscript_content, deferred_content)
-
-
-def reread(
-    parsed: Parsed, page: Page, measures: Measures, conf: Conf
-) -> tuple[Parsed, Page, Measures]:
-    """A page whose first reading shows no text, or almost none, read the other ways it
-    can be (blockdensity.parse), walked and measured: rare, so only such pages pay.
-
-    A page without a block whose titles hold markup is read with them closed,
-    whatever that shows (both profiles); then, under the article profile, a
-    page still showing fewer than REREAD_WORDS words takes the first other
-    reading that shows more (its <noscript> content, a streaming renderer's
-    deferred content).
-    """
-    if not page.blocks and (closed := closed_titles(parsed)) is not None:
-        parsed = closed
-        page = walk(closed, conf)
-        measures = measure(page)
-    shown = sum(measures.words)
-    if conf.profile is not Profile.ARTICLE or shown >= REREAD_WORDS:
-        return parsed, page, measures
-    for other_reading in _REREADINGS:
-        reading = other_reading(parsed)
-        if reading is None:
-            continue
-        other_page = walk(reading, conf)
-        other_measures = measure(other_page)
-        if sum(other_measures.words) >= max(REREAD_WORDS, 2 * shown):
-            return reading, other_page, other_measures
-    return parsed, page, measures
 
 
 _READING_REASONS: Final = {
@@ -137,6 +99,8 @@ def record(  # noqa: PLR0913, PLR0917 - every stage's result, and the configurat
     text = rendered.text
     words = measures.words
     words_total = sum(words)
+    # A whole page's fallback says why the text is all of it; else the
+    # reading taken, when it was not the browser's (blockdensity.read).
     fallback_reason = verdict.fallback or _READING_REASONS.get(parsed.reading)
     return Fit(
         text=text,

@@ -3,7 +3,7 @@
 A page is read as a browser with scripting on reads it (blockdensity.dom:
 Reading.SCRIPTING). A page whose first reading shows the walk no text, or
 almost none, may read otherwise; the fit walks the other readings of such a
-page (blockdensity.fit.reread) and keeps the one that shows its text:
+page (blockdensity.read) and keeps the one that shows its text:
 
 - CLOSED_TITLES: an unclosed <title> swallows the whole page into the title
   (HTML5 RCDATA), leaving an empty body: each title that holds markup is

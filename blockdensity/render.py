@@ -14,10 +14,11 @@ from collections.abc import Iterable
 from typing import NamedTuple
 
 from blockdensity import _text
-from blockdensity.conf import DEFAULT_CONF, Comments
+from blockdensity.conf import DEFAULT_CONF, Comments, Conf
 from blockdensity.decide import Verdict
-from blockdensity.decode import prepare_html
-from blockdensity.segment import BREAK_MARK, PRE, BlockInfo, Page, segment
+from blockdensity.decode import decode
+from blockdensity.read import read
+from blockdensity.segment import BREAK_MARK, PRE, BlockInfo, Page
 
 __all__ = ["Rendered", "block_lines", "html_to_text", "render", "render_blocks"]
 
@@ -47,16 +48,12 @@ def render(page: Page, verdict: Verdict, comments: Comments) -> Rendered:
     return Rendered(text, comments_text or None)
 
 
-# Rendering needs the boundary set only; the attribute reads for dropped ARIA
-# roles change nothing here, so they are skipped.
-_RENDER_CONF = DEFAULT_CONF.without_drops()
-
-
-def html_to_text(html: str | bytes, *, charset: str | None = None) -> str:
-    """The text of a whole page, as the fit would return it with every block kept."""
-    if isinstance(html, bytes):
-        html, _ = prepare_html(html, charset)
-    page = segment(html, _RENDER_CONF)
+def html_to_text(html: str | bytes, conf: Conf | None = None, *, charset: str | None = None) -> str:
+    """The text of a whole page, as the fit under `conf` (the default fit when None) would
+    return it with every block kept: the page read as that fit reads it
+    (blockdensity.read), with its boundaries."""
+    conf = (conf or DEFAULT_CONF).without_drops()
+    page = read(decode(html, charset), conf).page
     return render_blocks(page.blocks, page.block_texts())
 
 

@@ -11,6 +11,7 @@ from blockdensity.conf import Profile
 
 __all__ = [
     "NO_METADATA",
+    "WHOLE_PAGE",
     "Block",
     "BlockKind",
     "Decision",
@@ -92,7 +93,13 @@ class Reason(StrEnum):
     OUTSIDE_CONTENT_CONTAINER = "outside_content_container"
     LIST_HEADING = "list_heading"  # a short block heading a link list (list_headings)
     BETWEEN_TEXT = "between_text"  # kept: a short isolated block between kept ones
-    LINKED_PROSE = "linked_prose"  # kept: the one rule that overrides a boilerplate verdict
+    LINKED_PROSE = "linked_prose"  # kept: the article rule that overrides a boilerplate verdict
+    # The rules by kind of page (blockdensity.decide.kinds).
+    FOOTER_MAJORITY = "footer_majority"  # dropped: a footer kept for holding most of the text
+    FORUM_POST = "forum_post"  # kept: a post of a forum thread the comments rule took
+    CONTAINER_TEXT = "container_text"  # kept: rejected by the tree inside the trusted container
+    SPAN_TEXT = "span_text"  # kept: a short block with few links between kept text
+    ITEM_CARD = "item_card"  # kept: an item card's heading or line (listings, collections)
 
 
 class FallbackReason(StrEnum):
@@ -108,6 +115,12 @@ class FallbackReason(StrEnum):
     # ... and read the content a streaming renderer sent hidden (React's
     # <div hidden id="S:n">) where it is.
     DEFERRED_CONTENT = "deferred_content"
+
+
+# The reasons of docs/spec.md section 6: the fit returned the whole text (Summary.fallback).
+WHOLE_PAGE: Final = frozenset(
+    (FallbackReason.SINGLE_BLOCK, FallbackReason.NOTHING_KEPT, FallbackReason.NO_TEXT)
+)
 
 
 def _doc(text: str) -> dict[str, str]:
@@ -221,7 +234,13 @@ class Summary:
     lang: str | None = field(
         metadata=_doc("The language the page declares (<html lang>), if it does.")
     )
-    fallback: bool = field(init=False, metadata=_doc("Whether fallback_reason is set."))
+    fallback: bool = field(
+        init=False,
+        metadata=_doc(
+            "Whether the whole text was returned: fallback_reason is single_block,"
+            " nothing_kept or no_text."
+        ),
+    )
     fallback_reason: FallbackReason | None = field(
         metadata=_doc(
             "Why the whole text was returned (docs/spec.md section 6), or how the page was read"
@@ -281,7 +300,7 @@ class Summary:
     )
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "fallback", self.fallback_reason is not None)
+        object.__setattr__(self, "fallback", self.fallback_reason in WHOLE_PAGE)
 
     def summary(self) -> Summary:
         """These fields alone, without anything a subclass adds (e.g. to pickle them)."""

@@ -349,11 +349,13 @@ def test_link_density_permil_is_floored_and_zero_without_words() -> None:
     assert [b.link_density for b in fit(body).blocks] == [0, 333, 444, 0]
 
 
-def test_reason_values_are_the_tree_leaves_and_the_semantic_and_article_rules() -> None:
+def test_reason_values_are_the_tree_leaves_and_the_semantic_article_and_kind_rules() -> None:
     assert {reason.value for reason in Reason} == {
         "link_dense", "long", "short_before_text", "short_after_text", "short_isolated",
         "after_links_long", "after_links_before_text", "after_links_short",
         "semantic_drop", "semantic_majority", "article_comments", "article_box",
         "outside_main_container", "outside_inner_container", "linked_prose",
         "outside_content_container", "list_heading", "between_text",
+        # the rules by kind of page (tests/test_page_kinds.py)
+        "footer_majority", "forum_post", "container_text", "span_text", "item_card",
     }  # fmt: skip

@@ -1,4 +1,4 @@
-"""The other readings of a page (blockdensity.parse, blockdensity.fit.reread).
+"""The other readings of a page (blockdensity.parse, blockdensity.read).
 
 A crawler runs no script. A page that shows (almost) no text to a browser
 with scripting on, and serves its text to clients without script in a
@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import pytest
 
-from blockdensity import PUBLISHED_CONF, FallbackReason, fit_text
+from blockdensity import PUBLISHED_CONF, FallbackReason, fit_text, html_to_text
 from blockdensity.decode import Source
-from blockdensity.fit import REREAD_WORDS
+from blockdensity.highlight import highlight
 from blockdensity.parse import (
     NOSCRIPT_WORDS,
     Reading,
@@ -23,6 +23,7 @@ from blockdensity.parse import (
     noscript_content,
     parse,
 )
+from blockdensity.read import REREAD_WORDS
 from tests.helpers import NO_DROPS, page, seq
 
 POSTS = "".join(
@@ -142,3 +143,27 @@ def test_only_deferred_divs_lose_their_hidden_attribute(tag: str, shown: str) ->
     else:
         assert reading is not None
         assert shown in str(reading.markup)
+
+
+def test_a_reading_is_no_whole_page_fallback() -> None:
+    fit = fit_text(discourse())
+    assert fit.fallback_reason is FallbackReason.NOSCRIPT
+    assert not fit.fallback  # the text is the fit's choice of the reading's blocks
+
+
+def test_the_whole_text_of_a_page_follows_the_reading_the_fit_takes() -> None:
+    # docs/spec.md section 1's identity, for the reading taken: every line the fit
+    # keeps is a line of html_to_text's under the same configuration.
+    html = discourse()
+    whole = html_to_text(html)
+    assert seq("p1x", 1, 30) in whole
+    assert set(fit_text(html).text.split("\n")) <= set(whole.split("\n"))
+    published = html_to_text(html, PUBLISHED_CONF)
+    assert "p1x01" not in published
+    assert fit_text(html, PUBLISHED_CONF).text == published  # its fallback: the whole page
+
+
+def test_highlight_marks_the_reading_the_fit_takes() -> None:
+    marked = highlight(discourse())
+    assert '<mark class="bd-content"' in marked
+    assert seq("p1x", 1, 30) in marked

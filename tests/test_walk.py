@@ -1,11 +1,13 @@
-"""The walk the fit runs (blockdensity._walk) against the traced one of --highlight (segment.py).
+"""The walk the fit runs (blockdensity._walk) against its plain Python reference (tests/reference).
 
-Both must make the same page, field for field, on every page of the
-development corpus, the fuzz corpus, hostile shapes and random tag soup,
-under the article profile (regions wrapped in marker elements), SPEC's
-published profile and the renderer's (no drops); so the same words, link
-words, decisions and text follow. The declaring elements they hand to
-blockdensity.metadata are the same elements, and give the same metadata.
+Both must make the same page, field for field, and the same trace (the block
+each text node went to, for --highlight), on every page of the development
+corpus, the fuzz corpus, hostile shapes and random tag soup, under the article
+profile (regions wrapped in marker elements by the reference), SPEC's
+published profile, the renderer's (no drops) and one that drops ARIA roles;
+so the same words, link words, decisions and text follow. The declaring
+elements they hand to blockdensity.metadata are the same elements, and give
+the same metadata.
 """
 
 from __future__ import annotations
@@ -25,15 +27,16 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from blockdensity import DEFAULT_CONF, PUBLISHED_CONF, Conf, _walk
-from blockdensity.dom import Node
+from blockdensity.dom import Document, Node
 from blockdensity.measure import measure
 from blockdensity.metadata import read_metadata
 from blockdensity.nesting import REGION_ATTRIBUTE
-from blockdensity.segment import Page, trace_segment
+from blockdensity.segment import Page, Trace, trace_segment
 from devkit.corpus import DEFAULT_DATA, Corpus
 from devkit.fuzzing import CORPUS_DIR, Input, inputs
 from devkit.hostile import flat_divs, nested_divs, unclosed_formatting
 from tests.hypothesis_profiles import examples
+from tests.reference import walk as reference
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = Corpus(DEFAULT_DATA)
@@ -67,15 +70,47 @@ def _fields(page: Page) -> dict[str, object]:
     }
 
 
+def _positions(doc: Document) -> dict[int, int]:
+    """Each node's position in `doc` in document order, the reference walk's marker
+    elements left out: the same node of two parses of a page has the same position."""
+    if doc.root is None:
+        return {}
+    kept = (node for node in doc.root.traverse(include_text=True) if not reference.is_marker(node))
+    return {node.mem_id: position for position, node in enumerate(kept)}
+
+
+def _trace(trace: Trace, doc: Document) -> list[tuple[int, int | None, str | None]]:
+    # No position: the node left the tree (a hidden <body> is replaced, its
+    # children walked all the same).
+    positions = _positions(doc)
+    return [(index, positions.get(node.mem_id), node.text_content) for index, node in trace]
+
+
+def _table(page: Page) -> object:
+    elements = page.elements
+    return None if elements is None else (elements.rows(), elements.blocks(), elements.pres())
+
+
+def _reference_table(table: reference.Table | None) -> object:
+    return None if table is None else (table.rows, table.blocks, table.pres)
+
+
 def agree(html: str | bytes, confs: tuple[Conf, ...] = CONFS) -> None:
-    """Both walks make the same page of `html` under each of `confs`, and the same metadata."""
+    """The compiled walk makes the reference's page of `html` under each of `confs`, the same
+    element table, the same trace, and the same metadata; without a trace, the same page."""
     for conf in confs:
-        compiled, compiled_doc = trace_segment(html, conf, None)
-        traced, traced_doc = trace_segment(html, conf, [])
-        assert _fields(compiled) == _fields(traced), conf.profile
+        compiled_trace: Trace = []
+        compiled, compiled_doc = trace_segment(html, conf, compiled_trace)
+        reference_trace: Trace = []
+        expected, reference_doc, table = reference.segment(html, conf, reference_trace)
+        assert _fields(compiled) == _fields(expected), conf.profile
+        assert _table(compiled) == _reference_table(table), conf.profile
+        assert _trace(compiled_trace, compiled_doc) == _trace(reference_trace, reference_doc)
         assert read_metadata(compiled_doc, compiled.declarations, "http://x.test/a") == (
-            read_metadata(traced_doc, traced.declarations, "http://x.test/a")
+            read_metadata(reference_doc, expected.declarations, "http://x.test/a")
         )
+        untraced, _ = trace_segment(html, conf, None)
+        assert _fields(untraced) == _fields(expected), conf.profile
 
 
 def test_the_compiled_walk_was_built_for_the_installed_selectolax() -> None:
@@ -114,13 +149,13 @@ def test_another_selectolax_makes_the_import_fail_loudly() -> None:
 
 
 @needs_corpus
-def test_both_walks_agree_on_every_corpus_page() -> None:
+def test_the_walk_makes_the_references_page_of_every_corpus_page() -> None:
     for page in CORPUS.pages():
         agree(page.html)
 
 
 @needs_corpus
-def test_both_walks_agree_on_the_raw_bytes_of_the_corpus() -> None:
+def test_the_walk_makes_the_references_page_of_the_raw_bytes_of_the_corpus() -> None:
     # Bytes go to lexbor as UTF-8: a page in another encoding gives it
     # invalid sequences, which both walks read as U+FFFD.
     for page in CORPUS.pages():
@@ -132,7 +167,7 @@ def _fuzz_files() -> Iterator[bytes]:
         yield path.read_bytes()
 
 
-def test_both_walks_agree_on_the_fuzz_corpus() -> None:
+def test_the_walk_makes_the_references_page_of_the_fuzz_corpus() -> None:
     files = list(_fuzz_files())
     assert len(files) >= 10
     for data in files:
@@ -140,7 +175,7 @@ def test_both_walks_agree_on_the_fuzz_corpus() -> None:
         agree(data.decode("utf-8", "replace"))
 
 
-def test_both_walks_agree_on_hostile_shapes() -> None:
+def test_the_walk_makes_the_references_page_of_hostile_shapes() -> None:
     for build in (nested_divs, flat_divs, unclosed_formatting):
         html = build(3_000, random.Random(3), CORPUS)
         agree(html)
@@ -184,7 +219,17 @@ CASES = (
     "<object><div hidden><p itemprop=author>obj</div><p itemprop=dateModified>2002</object>"
     "<div hidden><span itemprop=datePublished>2003</span></div><p>text",
     "<body hidden><p itemprop=author>under a hidden body</p>",
-    # A page's own elements with the names of the Python walk's markers.
+    # The element table: classes (spacing, order, none, empty, non-ASCII), pre
+    # and its code child (hidden, after a comment, after text, a marked role).
+    "<div class='a  b'><p class=' a\tb '>x</p><p class='b a'>y</p><p class>z</p>"
+    "<p class=''>w</p><p class='caf\u00e9 \u4e2d'>v</p></div><body class=b><hr class=h>",
+    "<pre class='language-py x'><code class=lang-js>a</code></pre><pre><!-- c --><code>b"
+    "</code></pre><pre>t<code class=language-c>c</code></pre><pre><code hidden class=x>d"
+    "</code><code class=y>e</code></pre><pre><code role=navigation class=language-x>f</code>"
+    "</pre><pre class><span>g</span><code class=z>h</code></pre>",
+    "<ul class=u><li>a<ol><li><p>b<p>c<li>d</ol><li>e</ul><table class=t><tr><th>h"
+    "<th>i<tr><td>j<td><div>k</div></table><blockquote><p>q</blockquote>",
+    # A page's own elements with the names of the reference walk's markers.
     "<div role=navigation><a href=x>nav</a></div><p>one two</p><blockdensity-drop-end>x"
     "</blockdensity-drop-end><blockdensity-scope-role-navigation>y"
     "</blockdensity-scope-role-navigation><blockdensity>z</blockdensity><p>six",
@@ -192,7 +237,7 @@ CASES = (
 
 
 @pytest.mark.parametrize("html", CASES)
-def test_both_walks_agree_on_the_cases(html: str) -> None:
+def test_the_walk_makes_the_references_page_of_the_cases(html: str) -> None:
     agree(html)
 
 
@@ -205,7 +250,7 @@ def test_both_walks_agree_on_the_cases(html: str) -> None:
         b"<p>stray \x80\xbf lead \xf8\x88\x80\x80\x80 <b>at the end \xf0\x9f\x98",
     ],
 )
-def test_both_walks_decode_text_as_selectolax_does(data: bytes) -> None:
+def test_the_walk_decodes_text_as_selectolax_does(data: bytes) -> None:
     # Lexbor hands invalid UTF-8 through: both read it as text_content
     # does, with U+FFFD for each bad sequence.
     agree(data)
@@ -217,14 +262,19 @@ TAGS = (
     "div", "p", "li", "ul", "td", "tr", "table", "span", "a", "b", "i", "sup", "sub", "pre",
     "nav", "footer", "aside", "main", "article", "br", "wbr", "img", "hr", "script", "style",
     "title", "template", "noscript", "svg", "option", "select", "meta", "link", "x-custom",
-    "label", "body", "html", "head", "textarea", "plaintext",
+    "label", "body", "html", "head", "textarea", "plaintext", "ol", "th", "blockquote",
+    "h2", "code",
 )  # fmt: skip
+CLASSES = ("a", "a b", " b\ta ", "", "language-py", "lang-x y", "caf\u00e9")
 TOKENS = st.one_of(
     st.sampled_from(TAGS).map(lambda name: f"<{name}>"),
     st.sampled_from(TAGS).map(lambda name: f"</{name}>"),
     st.sampled_from(TAGS).map(lambda name: f"<{name} hidden>"),
     st.sampled_from(TAGS).map(lambda name: f"<{name} role=navigation class=comments>"),
     st.sampled_from(["<a href=#>", "<meta name=author content=me>", "<link rel=x href=y>"]),
+    st.tuples(st.sampled_from(TAGS), st.sampled_from(CLASSES)).map(
+        lambda pair: f"<{pair[0]} class='{pair[1]}'>"
+    ),
     # The article profile's regions, as the scan marks them (or a page spells them).
     st.sampled_from(TAGS).map(lambda name: f"<{name} {REGION_ATTRIBUTE}='boxes main'>"),
     st.sampled_from(TAGS).map(lambda name: f"<{name} {REGION_ATTRIBUTE}=comments role=main>"),
@@ -236,13 +286,33 @@ TOKENS = st.one_of(
 
 @examples(300)
 @given(st.lists(TOKENS, max_size=60))
-def test_both_walks_agree_on_random_tag_soup(tokens: list[str]) -> None:
+def test_the_walk_makes_the_references_page_of_random_tag_soup(tokens: list[str]) -> None:
     agree("".join(tokens))
 
 
 @examples(40)
 @given(inputs())
-def test_both_walks_agree_on_the_fuzzers_pages(item: Input) -> None:
+def test_the_walk_makes_the_references_page_of_the_fuzzers_pages(item: Input) -> None:
     # bench.fuzz's shapes: soup, trees, entities, mutated corpus pages,
     # encoded pages (as bytes: UTF-8 to lexbor) and deep nesting.
     agree(item.html)
+
+
+def test_the_trace_holds_text_nodes_of_the_tree_returned_as_spec_makes_it() -> None:
+    # --highlight marks the nodes of the tree trace_segment returns: hidden
+    # elements replaced by <img>, and no element put in by the walk.
+    html = "<div role=navigation><p>n01</p></div><p>a01 <span hidden>x</span><b>b01</b></p>"
+    trace: Trace = []
+    page, doc = trace_segment(html, ROLES_CONF, trace)
+    assert doc.body is not None
+    tree = {node.mem_id: node for node in doc.body.traverse(include_text=True)}
+    assert [(index, node.text_content) for index, node in trace] == [
+        (0, "n01"),
+        (1, "a01 "),
+        (1, "b01"),
+    ]
+    assert all(node.mem_id in tree for _, node in trace)
+    assert page.drop_scopes == ["role=navigation"]
+    assert [node.tag for node in tree.values() if node.is_element_node] == [
+        "body", "div", "p", "p", "img", "b",
+    ]  # fmt: skip

@@ -27,6 +27,7 @@ from typing import Final
 
 __all__ = [
     "SCHEMA_VERSION",
+    "WHOLE_PAGE",
     "BlockKind",
     "CleanPage",
     "FallbackReason",
@@ -72,6 +73,12 @@ class FallbackReason(StrEnum):
     # ... and read the content a streaming renderer sent hidden (React's
     # <div hidden id="S:n">) where it is.
     DEFERRED_CONTENT = "deferred_content"
+
+
+# The reasons of docs/spec.md section 6: the fit returned the whole text (Summary.fallback).
+WHOLE_PAGE: Final = frozenset(
+    (FallbackReason.SINGLE_BLOCK, FallbackReason.NOTHING_KEPT, FallbackReason.NO_TEXT)
+)
 
 
 class BlockKind(StrEnum):
@@ -156,7 +163,13 @@ class CleanPage:
     lang: str | None = field(
         metadata=_doc("The language the page declares (<html lang>), if it does.")
     )
-    fallback: bool = field(init=False, metadata=_doc("Whether fallback_reason is set."))
+    fallback: bool = field(
+        init=False,
+        metadata=_doc(
+            "Whether the whole text was returned: fallback_reason is single_block,"
+            " nothing_kept or no_text."
+        ),
+    )
     fallback_reason: FallbackReason | None = field(
         metadata=_doc(
             "Why the whole text was returned (docs/spec.md section 6), or how the page was read"
@@ -227,4 +240,4 @@ class CleanPage:
     schema_version: int = SCHEMA_VERSION
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "fallback", self.fallback_reason is not None)
+        object.__setattr__(self, "fallback", self.fallback_reason in WHOLE_PAGE)

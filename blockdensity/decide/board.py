@@ -1,8 +1,9 @@
-"""What the decide stage's passes read: the page's blocks as columns."""
+"""What the decide stage's passes read: the page's blocks as columns, and its kind."""
 
 from __future__ import annotations
 
 from blockdensity.conf import Rule
+from blockdensity.pagetype import PageType
 
 __all__ = ["Board"]
 
@@ -12,7 +13,18 @@ class Board:
     per block in document order, and the page's scopes (the semantic elements and the
     regions the walk met). Read-only by convention: the passes change outcomes only."""
 
-    __slots__ = ("labels", "leaves", "links", "parents", "rules", "scopes", "words")
+    __slots__ = (
+        "elements",
+        "labels",
+        "leaves",
+        "links",
+        "page_type",
+        "parents",
+        "rules",
+        "scopes",
+        "type_confidence",
+        "words",
+    )
 
     def __init__(  # noqa: PLR0913 - the columns of one table
         self,
@@ -20,14 +32,18 @@ class Board:
         words: list[int],
         links: list[int],
         leaves: list[int],
+        elements: list[str],
         scopes: list[int],
         labels: list[str],
         parents: list[int],
         rules: frozenset[Rule],
+        page_type: PageType = PageType.ARTICLE,
+        type_confidence: float = 0.0,
     ) -> None:
         self.words = words  # each block's words (docs/spec.md section 3)
         self.links = links  # each block's words inside links
         self.leaves = leaves  # each block's leaf of the published tree (tree.LEAVES)
+        self.elements = elements  # each block's boundary element (segment.ELEMENT)
         # Each block's innermost scope at its first visible text (an index into
         # labels), or -1.
         self.scopes = scopes
@@ -35,4 +51,8 @@ class Board:
         # region ("article:comments"), and per scope the scope around it (or -1).
         self.labels = labels
         self.parents = parents
-        self.rules = rules  # the rules that run after the tree (none: the published fit)
+        # The rules that run after the tree (none: the published fit), those of
+        # other kinds of page already taken out (decide.kinds).
+        self.rules = rules
+        self.page_type = page_type  # what kind of page it is (blockdensity.pagetype)
+        self.type_confidence = type_confidence  # how sure that is, 0 to 1

@@ -34,9 +34,25 @@ class Outcome(IntEnum):
     OUTSIDE_CONTENT = 9  # outside the content container the page's CMS names
     LIST_HEADING = 10  # a short heading of a link list
     BETWEEN = 11  # rejected as short and isolated, kept between kept text
+    FOOTER = 12  # a footer kept for holding most of the text, dropped on a kind of page
+    POST = 13  # kept: a forum post the comments rule took
+    CONTAINER = 14  # kept: rejected by the tree inside the trusted container
+    SPAN = 15  # kept: a short block with few links between kept text
+    CARD = 16  # kept: an item card's heading or line
 
 
-KEPT_OUTCOMES: Final = frozenset((Outcome.KEPT, Outcome.MAJORITY, Outcome.PROSE, Outcome.BETWEEN))
+KEPT_OUTCOMES: Final = frozenset(
+    (
+        Outcome.KEPT,
+        Outcome.MAJORITY,
+        Outcome.PROSE,
+        Outcome.BETWEEN,
+        Outcome.POST,
+        Outcome.CONTAINER,
+        Outcome.SPAN,
+        Outcome.CARD,
+    )
+)
 
 # The outcome a rule gives the blocks it overrides.
 RULE_OUTCOMES: Final = {
@@ -48,6 +64,11 @@ RULE_OUTCOMES: Final = {
     Rule.CONTENT_CONTAINER: Outcome.OUTSIDE_CONTENT,
     Rule.LIST_HEADINGS: Outcome.LIST_HEADING,
     Rule.BETWEEN_TEXT: Outcome.BETWEEN,
+    Rule.FOOTER_MAJORITY: Outcome.FOOTER,
+    Rule.FORUM_POSTS: Outcome.POST,
+    Rule.CONTAINER_TEXT: Outcome.CONTAINER,
+    Rule.SPAN_TEXT: Outcome.SPAN,
+    Rule.ITEM_CARDS: Outcome.CARD,
 }
 
 # How each outcome is reported: its Decision, and its Reason (None: the
@@ -65,4 +86,9 @@ REPORTED: Final[dict[Outcome, tuple[Decision, Reason | None]]] = {
     Outcome.OUTSIDE_CONTENT: (Decision.DROPPED, Reason.OUTSIDE_CONTENT_CONTAINER),
     Outcome.LIST_HEADING: (Decision.DROPPED, Reason.LIST_HEADING),
     Outcome.BETWEEN: (Decision.CONTENT, Reason.BETWEEN_TEXT),
+    Outcome.FOOTER: (Decision.DROPPED, Reason.FOOTER_MAJORITY),
+    Outcome.POST: (Decision.CONTENT, Reason.FORUM_POST),
+    Outcome.CONTAINER: (Decision.CONTENT, Reason.CONTAINER_TEXT),
+    Outcome.SPAN: (Decision.CONTENT, Reason.SPAN_TEXT),
+    Outcome.CARD: (Decision.CONTENT, Reason.ITEM_CARD),
 }

@@ -1,11 +1,13 @@
 """The decide stage: every block's outcome, the blocks the text keeps, and the fallback.
 
 In order: the published tree classifies every block by its words and link
-density (blockdensity.decide.tree, docs/spec.md section 4); the semantic drop removes
-what lies in nav, footer, aside and their roles (decide.semantic,
-docs/spec.md section 5); then each family of rules that the configuration runs overrides
-the outcomes it acts on (PASSES: the article profile's rules,
-decide.article). Where the rules took everything the tree kept, the
+density (blockdensity.decide.tree, docs/spec.md section 4); the semantic drop
+removes what lies in nav, footer, aside and their roles (decide.semantic,
+docs/spec.md section 5); then each family of rules that the configuration
+runs overrides the outcomes it acts on (PASSES: the article profile's rules,
+decide.article; then the rules by kind of page, which decide.kinds runs on
+the kinds of page they serve: decide.container, decide.forum,
+decide.listing). Where the rules took everything the tree kept, the
 published verdict stands; where nothing with words is left, the whole page
 is kept and the verdict says why (the fallback, docs/spec.md section 6).
 
@@ -20,13 +22,15 @@ from collections.abc import Callable
 from typing import Final
 
 from blockdensity.conf import Conf, Rule
-from blockdensity.decide import article, semantic
+from blockdensity.decide import article, container, forum, listing, semantic
 from blockdensity.decide.board import Board
+from blockdensity.decide.kinds import rules_for
 from blockdensity.decide.outcome import KEPT_OUTCOMES, Outcome
 from blockdensity.decide.tree import CONTENT_LEAVES, classify
 from blockdensity.measure import Measures
+from blockdensity.pagetype import PageType
 from blockdensity.result import FallbackReason
-from blockdensity.segment import DROP, Page
+from blockdensity.segment import DROP, ELEMENT, Page
 
 __all__ = ["PASSES", "Verdict", "decide"]
 
@@ -36,6 +40,12 @@ Pass = Callable[[Board, list[Outcome]], None]
 PASSES: Final[tuple[tuple[frozenset[Rule], Pass], ...]] = (
     (article.REGION_RULES, article.apply_regions),
     (article.SEQUENCE_RULES, article.apply_sequence),
+    # The rules by kind of page (decide.kinds says which kinds each runs on).
+    (frozenset((Rule.FOOTER_MAJORITY,)), container.apply_footer),
+    (frozenset((Rule.FORUM_POSTS,)), forum.apply),
+    (frozenset((Rule.CONTAINER_TEXT,)), container.apply_container),
+    (frozenset((Rule.SPAN_TEXT,)), container.apply_span),
+    (frozenset((Rule.ITEM_CARDS,)), listing.apply),
 )
 _KEPT: Final = Outcome.KEPT
 _BOILERPLATE: Final = Outcome.BOILERPLATE
@@ -67,17 +77,28 @@ class Verdict:
         self.fallback = fallback  # why the whole page is kept, or None
 
 
-def decide(page: Page, measures: Measures, conf: Conf) -> Verdict:
-    """Every block's outcome under `conf`, the blocks kept, and the fallback."""
+def decide(
+    page: Page,
+    measures: Measures,
+    conf: Conf,
+    page_type: PageType = PageType.ARTICLE,
+    type_confidence: float = 0.0,
+) -> Verdict:
+    """Every block's outcome under `conf` on a page of `page_type` (as sure of it as
+    `type_confidence`), the blocks kept, and the fallback."""
     words, links = measures
+    blocks = page.blocks
     board = Board(
         words=words,
         links=links,
         leaves=classify(words, links, conf),
-        scopes=[block[DROP] for block in page.blocks],
+        elements=[block[ELEMENT] for block in blocks],
+        scopes=[block[DROP] for block in blocks],
         labels=page.drop_scopes,
         parents=page.scope_parents,
-        rules=conf.rules,
+        rules=rules_for(conf.rules, page_type, type_confidence) if conf.rules else conf.rules,
+        page_type=page_type,
+        type_confidence=type_confidence,
     )
     outcomes = _judge(board)
     kept = [index for index, outcome in enumerate(outcomes) if outcome in KEPT_OUTCOMES]
@@ -130,10 +151,13 @@ def _published(board: Board) -> Board:
         words=board.words,
         links=board.links,
         leaves=board.leaves,
+        elements=board.elements,
         scopes=board.scopes,
         labels=board.labels,
         parents=board.parents,
         rules=frozenset(),
+        page_type=board.page_type,
+        type_confidence=board.type_confidence,
     )
 
 

@@ -18,7 +18,7 @@ from typing import Final
 
 import msgspec
 
-from worker.clean_page import FallbackReason
+from worker.clean_page import WHOLE_PAGE, FallbackReason
 from worker.schemas import Encoding
 
 __all__ = [
@@ -75,7 +75,7 @@ class Fitted(msgspec.Struct, tag="fitted", array_like=True, frozen=True):
 
     @property
     def fallback(self) -> bool:
-        return self.fallback_reason is not None
+        return self.fallback_reason in WHOLE_PAGE
 
 
 class Raised(msgspec.Struct, tag="raised", array_like=True, frozen=True):

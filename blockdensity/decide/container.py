@@ -1,0 +1,96 @@
+"""The rules of the content area of a page that is not an article.
+
+On an article the published tree's verdict is right most of the time: the
+text is long prose, and what it rejects (short lines, link lists) is mostly
+chrome. On a listing, a collection, a documentation or a service page the
+content itself is short lines and links: item titles, specifications, API
+names, feature sections. Three rules, each switchable (blockdensity.conf.Rule),
+run on the kinds of page decide.kinds gives them:
+
+- footer_majority: a footer that holds most of the kept words was kept by the
+  semantic drop's guard (docs/spec.md section 5: an unclosed element
+  stretched over the text); on a product or a listing page it is the
+  shop's footer, the rest of the page being short lines.
+- container_text: inside the main or content container the page declares
+  and the article rules trust (blockdensity.article), what the tree rejected
+  as short or link-dense is kept.
+- span_text: between the first and the last kept block, a short block with
+  few links, in no dropped element or region, is kept.
+
+Measured on the four development sets (BENCHMARKS.md, "Rules by kind of
+page").
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from blockdensity.article import CONTENT_SCOPE, MAIN_SCOPE
+from blockdensity.decide.board import Board
+from blockdensity.decide.outcome import KEPT_OUTCOMES, Outcome
+from blockdensity.decide.tree import LEAVES
+from blockdensity.result import Reason
+
+__all__ = ["FOOTERS", "apply_container", "apply_footer", "apply_span", "kept_span"]
+
+# The scopes of a page's footer: the element and its ARIA role.
+FOOTERS: Final = frozenset(("footer", "role=contentinfo"))
+_CONTAINERS: Final = frozenset((MAIN_SCOPE, CONTENT_SCOPE))
+# The tree's leaves that reject a block for being short or after links (all
+# but the kept ones and those that reject it as short after links: a line
+# after a link list is the list's).
+_REJECTED: Final = frozenset(
+    LEAVES.index(reason)
+    for reason in (
+        Reason.LINK_DENSE,
+        Reason.SHORT_ISOLATED,
+        Reason.AFTER_LINKS_SHORT,
+        Reason.SHORT_BEFORE_TEXT,
+        Reason.AFTER_LINKS_BEFORE_TEXT,
+    )
+)
+_LINK_DENSE: Final = LEAVES.index(Reason.LINK_DENSE)
+_MAJORITY: Final = Outcome.MAJORITY
+
+
+def apply_footer(board: Board, outcomes: list[Outcome]) -> None:
+    """footer_majority: the blocks of a footer kept for holding most of the text go."""
+    labels = board.labels
+    for index, scope in enumerate(board.scopes):
+        if outcomes[index] is _MAJORITY and scope >= 0 and labels[scope] in FOOTERS:
+            outcomes[index] = Outcome.FOOTER
+
+
+def apply_container(board: Board, outcomes: list[Outcome]) -> None:
+    """container_text: what the tree rejected inside the trusted container is kept."""
+    labels, leaves = board.labels, board.leaves
+    for index, scope in enumerate(board.scopes):
+        if (
+            scope >= 0
+            and labels[scope] in _CONTAINERS
+            and leaves[index] in _REJECTED
+            and outcomes[index] not in KEPT_OUTCOMES
+        ):
+            outcomes[index] = Outcome.CONTAINER
+
+
+def apply_span(board: Board, outcomes: list[Outcome]) -> None:
+    """span_text: a short block with few links between kept text, outside any dropped
+    element or region but the containers, is kept."""
+    first, last = kept_span(outcomes)
+    words, links, leaves, labels = board.words, board.links, board.leaves, board.labels
+    for index in range(first, last + 1):
+        scope = board.scopes[index]
+        if (
+            outcomes[index] not in KEPT_OUTCOMES
+            and (scope < 0 or labels[scope] in _CONTAINERS)
+            and 3 * links[index] < words[index]
+            and leaves[index] != _LINK_DENSE
+        ):
+            outcomes[index] = Outcome.SPAN
+
+
+def kept_span(outcomes: list[Outcome]) -> tuple[int, int]:
+    """The first and the last kept block; (0, -1) when none is kept."""
+    kept = [index for index, outcome in enumerate(outcomes) if outcome in KEPT_OUTCOMES]
+    return (kept[0], kept[-1]) if kept else (0, -1)

@@ -1,0 +1,44 @@
+"""Which rules run on which kind of page: one table.
+
+What a page keeps as its main content depends on its kind (WCXB's page
+types, blockdensity.pagetype): every post of a forum thread, the item cards
+of a listing, the reference lines of a documentation page, the short feature
+sections of a service page. The article profile's rules run on every page;
+the rules of KIND_RULES run on the kinds the table gives them, and on a page
+whose kind the classifier is not sure of (its confidence under
+TYPE_CONFIDENCE) as on an article. Each rule is measured on all four
+development sets (BENCHMARKS.md, "Rules by kind of page"): a rule that gains
+on one kind of page and costs on the articles of the other sets runs on that
+kind only.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from blockdensity.conf import Rule
+from blockdensity.pagetype import PageType
+
+__all__ = ["KIND_ONLY", "KIND_RULES", "TYPE_CONFIDENCE", "rules_for"]
+
+# The rules that the content area of a page other than an article needs.
+_NOT_AN_ARTICLE: Final = frozenset((Rule.FOOTER_MAJORITY, Rule.CONTAINER_TEXT, Rule.SPAN_TEXT))
+KIND_RULES: Final[dict[PageType, frozenset[Rule]]] = {
+    PageType.ARTICLE: frozenset(),
+    PageType.FORUM: frozenset((Rule.FOOTER_MAJORITY, Rule.FORUM_POSTS)),
+    PageType.PRODUCT: frozenset((Rule.FOOTER_MAJORITY, Rule.SPAN_TEXT)),
+    PageType.COLLECTION: _NOT_AN_ARTICLE | {Rule.ITEM_CARDS},
+    PageType.LISTING: _NOT_AN_ARTICLE | {Rule.ITEM_CARDS},
+    PageType.DOCUMENTATION: _NOT_AN_ARTICLE,
+    PageType.SERVICE: _NOT_AN_ARTICLE,
+}
+# The rules that run only on the kinds the table gives them.
+KIND_ONLY: Final = frozenset().union(*KIND_RULES.values())
+# Below this confidence in its kind, a page is judged as an article.
+TYPE_CONFIDENCE: Final = 0.5
+
+
+def rules_for(rules: frozenset[Rule], page_type: PageType, confidence: float) -> frozenset[Rule]:
+    """`rules` without the rules of other kinds of page than `page_type`'s."""
+    kind = page_type if confidence >= TYPE_CONFIDENCE else PageType.ARTICLE
+    return rules - (KIND_ONLY - KIND_RULES[kind])

@@ -1,0 +1,138 @@
+"""The rules by kind of page (blockdensity.decide.kinds and the modules it names).
+
+Each rule is shown doing its work on the kind of page it serves, and doing
+nothing on an article, under a configuration without it, or under the
+published profile (docs/spec.md: the published fit never changes).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from blockdensity import (
+    DEFAULT_CONF,
+    PUBLISHED_CONF,
+    Conf,
+    Decision,
+    Reason,
+    Rule,
+    fit_text,
+)
+from blockdensity.conf import ARTICLE_RULES
+from blockdensity.decide.kinds import KIND_ONLY, KIND_RULES, TYPE_CONFIDENCE, rules_for
+from blockdensity.pagetype import PageType
+from tests.helpers import page, seq
+
+INTRO = f"<p>{seq('i', 1, 30)}</p>"
+
+
+def cards(count: int = 4) -> str:
+    """A listing's cards: a linked title and a teaser line each."""
+    return "".join(
+        f'<div class="card"><h2><a href="/post/{n}">{seq(f"t{n}x", 1, 6)}</a></h2>'
+        f"<p>{seq(f'd{n}x', 1, 12)}</p></div>"
+        for n in range(count)
+    )
+
+
+NAV = "<nav><ul>" + "".join(f"<li><a href=/{n}>n{n}</a></li>" for n in range(8)) + "</ul></nav>"
+LISTING = page(f"{NAV}<main>{INTRO}{cards()}<p>{seq('e', 1, 20)}</p></main>")
+
+
+def test_a_listing_keeps_its_cards_on_a_listing_only() -> None:
+    as_listing = fit_text(LISTING, page_type=PageType.LISTING)
+    as_article = fit_text(LISTING, page_type=PageType.ARTICLE)
+    for n in range(4):
+        assert seq(f"t{n}x", 1, 6) in as_listing.text
+        assert seq(f"d{n}x", 1, 12) in as_listing.text
+        assert seq(f"t{n}x", 1, 6) not in as_article.text
+    assert "n1" not in as_listing.text  # the navigation stays out
+    reasons = {block.reason for block in as_listing.blocks if block.decision is Decision.CONTENT}
+    assert reasons & {Reason.CONTAINER_TEXT, Reason.ITEM_CARD}
+
+
+def test_each_rule_by_kind_of_page_can_be_switched_off() -> None:
+    without = Conf(
+        article_rules=ARTICLE_RULES - {Rule.CONTAINER_TEXT, Rule.ITEM_CARDS, Rule.SPAN_TEXT}
+    )
+    fit = fit_text(LISTING, without, page_type=PageType.LISTING)
+    assert fit.text == fit_text(LISTING, page_type=PageType.ARTICLE).text
+
+
+def test_the_published_profile_ignores_the_kind_of_page() -> None:
+    for kind in PageType:
+        assert (
+            fit_text(LISTING, PUBLISHED_CONF, page_type=kind).text
+            == fit_text(LISTING, PUBLISHED_CONF).text
+        )
+
+
+THREAD = page(
+    f"<main><h1>{seq('q', 1, 8)}</h1><p>{seq('a', 1, 40)}</p>"
+    '<div class="comments">'
+    + "".join(f'<div class="comment"><p>{seq(f"r{n}x", 1, 30)}</p></div>' for n in range(3))
+    + "</div></main>"
+)
+
+
+def test_a_forum_keeps_its_posts_where_an_article_moves_them_to_comments() -> None:
+    as_forum = fit_text(THREAD, page_type=PageType.FORUM)
+    as_article = fit_text(THREAD, page_type=PageType.ARTICLE)
+    for n in range(3):
+        assert seq(f"r{n}x", 1, 30) in as_forum.text
+        assert seq(f"r{n}x", 1, 30) not in as_article.text
+        assert as_article.comments is not None
+        assert seq(f"r{n}x", 1, 30) in as_article.comments
+    assert as_forum.comments is None
+    assert Reason.FORUM_POST in {block.reason for block in as_forum.blocks}
+
+
+PRODUCT = page(
+    f"<main><h1>{seq('p', 1, 4)}</h1><p>{seq('a', 1, 40)}</p>"
+    "<div>Weight: 2 kg</div><div>Colour: black</div><div>Size: large</div>"
+    "<div>Material: steel</div><div>Made in Italy</div>"
+    f"<p>{seq('b', 1, 30)}</p></main>"
+    f"<footer><p>{seq('f', 1, 200)}</p></footer>"
+)
+
+
+def test_a_product_keeps_its_short_specification_lines() -> None:
+    as_product = fit_text(PRODUCT, page_type=PageType.PRODUCT)
+    as_article = fit_text(PRODUCT, page_type=PageType.ARTICLE)
+    specification = "Weight: 2 kg\nColour: black\nSize: large\nMaterial: steel\nMade in Italy"
+    assert specification in as_product.text
+    # The tree keeps a short line after long text, and one before it; not those between.
+    assert "Colour" not in as_article.text
+    assert "Material" not in as_article.text
+
+
+def test_a_footer_kept_for_its_majority_goes_on_a_product_page() -> None:
+    # The footer holds most of the kept words: the semantic drop's guard keeps it
+    # on an article; on a product page it is the shop's footer.
+    as_article = fit_text(PRODUCT, page_type=PageType.ARTICLE)
+    as_product = fit_text(PRODUCT, page_type=PageType.PRODUCT)
+    assert seq("f", 1, 200) in as_article.text
+    assert "f01" not in as_product.text
+    assert seq("a", 1, 40) in as_product.text
+    assert Reason.FOOTER_MAJORITY in {block.reason for block in as_product.blocks}
+
+
+def test_a_kind_the_classifier_is_unsure_of_is_judged_as_an_article() -> None:
+    rules = DEFAULT_CONF.rules
+    unsure = rules_for(rules, PageType.LISTING, TYPE_CONFIDENCE - 0.01)
+    assert unsure == rules_for(rules, PageType.ARTICLE, 1.0)
+    assert (
+        rules_for(rules, PageType.LISTING, TYPE_CONFIDENCE)
+        == (rules - KIND_ONLY) | KIND_RULES[PageType.LISTING]
+    )
+
+
+@pytest.mark.parametrize("kind", list(PageType))
+def test_every_kind_runs_the_article_rules_and_its_own(kind: PageType) -> None:
+    rules = rules_for(ARTICLE_RULES, kind, 1.0)
+    assert rules >= ARTICLE_RULES - KIND_ONLY
+    assert rules & KIND_ONLY == KIND_RULES[kind]
+    without = dataclasses.replace(DEFAULT_CONF, article_rules=frozenset())
+    assert rules_for(without.article_rules, kind, 1.0) == frozenset()
