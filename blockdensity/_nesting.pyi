@@ -9,6 +9,7 @@ def configure(
     node_limit: int,
     attribute_limit: int,
 ) -> None: ...
+
 BUDGET_CUT: bytes
 
 def scan(data: bytes, regions: bool) -> list[tuple[int, int, bytes]]: ...

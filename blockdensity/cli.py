@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TextIO
 
 from blockdensity.conf import DEFAULT_CONF, Comments, Profile
+from blockdensity.confidence import figures_of, terms
 from blockdensity.fit import fit_text
 from blockdensity.highlight import highlight
 from blockdensity.result import Fit
@@ -173,6 +174,12 @@ def _explain(out: TextIO, page: str, fit: Fit, *, first: bool) -> None:
         f"({fit.blocks_with_words} with words), {fit.words_kept} of {fit.words_total} words; "
         f"{verdict}\n"
     )
+    # The score's terms, largest first: what raised and what lowered the confidence.
+    why = ", ".join(
+        f"{name} {value:.2f} ({term:+.2f})" for name, value, term in terms(figures_of(fit))
+    )
+    shown = "unknown" if fit.confidence is None else f"{fit.confidence:.3f}"
+    out.write(f"confidence {shown} (the fit's estimate of its F1): {why}\n")
 
 
 def run() -> None:

@@ -8,7 +8,8 @@
     render   the kept blocks as text                       blockdensity.render
 
 then what the fit reports besides the text: the language of the text
-(blockdensity.language), the page's metadata (blockdensity.metadata), and
+(blockdensity.language), the page's metadata (blockdensity.metadata), how
+likely the text is the page's main content (blockdensity.confidence), and
 the record of it all (`record`; each block's record is built when first
 read). A page whose first reading shows (almost) no text is read again
 (blockdensity.read).
@@ -20,6 +21,7 @@ import hashlib
 from typing import Final
 
 from blockdensity.conf import DEFAULT_CONF, Conf
+from blockdensity.confidence import confidence, figures
 from blockdensity.decide import Verdict, decide
 from blockdensity.decide.outcome import REPORTED
 from blockdensity.decide.tree import LEAVES, link_density_permil
@@ -96,18 +98,20 @@ def record(  # noqa: PLR0913, PLR0917 - every stage's result, and the configurat
     """The Fit the stages' results make (its block records built when first read)."""
     text = rendered.text
     words = measures.words
+    words_total = sum(words)
+    # A whole page's fallback says why the text is all of it; else the
+    # reading taken, when it was not the browser's (blockdensity.read).
+    fallback_reason = verdict.fallback or _READING_REASONS.get(parsed.reading)
     return Fit(
         text=text,
         title=page.title,
         lang=page.lang,
-        # A whole page's fallback says why the text is all of it; else the
-        # reading taken, when it was not the browser's (blockdensity.read).
-        fallback_reason=verdict.fallback or _READING_REASONS.get(parsed.reading),
+        fallback_reason=fallback_reason,
         block_factory=lambda: _block_records(page, measures, verdict),
         blocks_total=len(page.blocks),
         blocks_with_words=len(words) - words.count(0),
         blocks_kept=len(verdict.kept),
-        words_total=sum(words),
+        words_total=words_total,
         words_kept=verdict.words_kept,
         profile=conf.profile,
         lang_detected=language[0],
@@ -117,6 +121,9 @@ def record(  # noqa: PLR0913, PLR0917 - every stage's result, and the configurat
         encoding=source.encoding,
         comments=rendered.comments,
         truncated=parsed.truncated,
+        confidence=confidence(
+            figures(words_total, measures.links, verdict, fallback_reason, metadata)
+        ),
     )
 
 

@@ -297,6 +297,14 @@ class Summary:
             " its end was not read, and text is of the part before."
         ),
     )
+    confidence: float | None = field(
+        default=None,
+        metadata=_doc(
+            "How likely text is the page's main content, 0 to 1: the fit's estimate of its own"
+            " F1 from its evidence (blockdensity.confidence); pages rank by it, and 0.8 means"
+            " about 0.8 F1 on average (always set by the fit; null only in older records)."
+        ),
+    )
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "fallback", self.fallback_reason in WHOLE_PAGE)

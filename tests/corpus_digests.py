@@ -13,7 +13,10 @@ they are), sample_digests.json for the repository's sample of them
   (`"en 0.99"`, or `null` when CLD2 cannot tell);
 - `comments`: the SHA-256 of the comments' text, or `null` when there are none;
 - `summary`: the SHA-256 of every other field of the record (title, declared
-  language, fallback, counts, profile, encoding), as canonical JSON.
+  language, fallback, counts, profile, encoding), as canonical JSON, but the
+  confidence: an estimate of the fit's quality from a model retrained as the
+  rules change (bench/confidence_train.py), not an output of the fit's
+  rules; tests/test_confidence.py holds how it is computed.
 
 Digests are the first 16 hex digits: enough to see any change, small enough
 to keep in the repository. tests/test_corpus_digests.py checks them; a
@@ -52,6 +55,8 @@ FIELDS: Final = ("text", "metadata", "language", "comments", "summary")
 _APART: Final = frozenset(
     {"text", "text_sha256", "metadata", "lang_detected", "lang_confidence", "comments"}
 )
+# The record's fields no entry covers (the module's docstring says why).
+_UNDIGESTED: Final = frozenset({"confidence"})
 
 
 def page_files(data: Path = DEFAULT_DATA) -> list[Path]:
@@ -74,7 +79,11 @@ def canonical(data: object) -> str:
 def report(fit: Fit) -> Report:
     """What is stored of `fit` (the module's docstring names each field)."""
     language = None if fit.lang_detected is None else f"{fit.lang_detected} {fit.lang_confidence!r}"
-    rest = {name: value for name, value in fit.to_dict(blocks=False).items() if name not in _APART}
+    rest = {
+        name: value
+        for name, value in fit.to_dict(blocks=False).items()
+        if name not in _APART | _UNDIGESTED
+    }
     return {
         "text": digest(fit.text),
         "metadata": digest(canonical(fit.metadata.to_dict())),

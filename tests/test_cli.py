@@ -121,6 +121,7 @@ def test_json_is_one_object_a_page_with_the_fit_fields(
     )
     assert (first["blocks_total"], first["blocks_kept"]) == (3, 2)
     assert (first["words_total"], first["words_kept"]) == (60, 40)
+    assert 0.0 <= first["confidence"] <= 1.0
     assert [b["decision"] for b in first["blocks"]] == ["dropped", "content", "content"]
     assert first["blocks"][0]["scope"] == "nav"
     del first["page"]
@@ -168,7 +169,25 @@ def test_explain_lists_every_block_with_its_figures_and_the_verdict(
     assert lines[4].split()[:7] == ["1", "p", "20", "0", "0", "content", "long"]
     assert lines[5].split()[:7] == ["2", "p", "20", "0", "0", "content", "long"]
     assert lines[6] == "kept 2 of 3 blocks (3 with words), 40 of 60 words; no fallback"
-    assert len(lines) == 7
+    confidence = fit_text(ARTICLE.encode()).confidence
+    assert confidence is not None
+    assert lines[7].startswith(f"confidence {confidence:.3f} (the fit's estimate of its F1): ")
+    assert len(lines) == 8
+
+
+def test_explain_shows_the_terms_of_the_confidence_largest_first(
+    article: Path, capsys: Capture
+) -> None:
+    _, out, _ = run_main(["--explain", str(article)], capsys)
+    terms = out.splitlines()[7].split(": ", 1)[1].split(", ")
+    # Each term: the feature, its value, and its part of the score; "bias" always,
+    # a feature whose value is 0 never (nothing is overridden on this page).
+    named = {term.split()[0]: term for term in terms}
+    assert "bias" in named
+    assert "kept_words" in named
+    assert "rule_kept" not in named
+    parts = [abs(float(term.rsplit("(", 1)[1].rstrip(")"))) for term in terms]
+    assert parts == sorted(parts, reverse=True)
 
 
 def test_explain_shortens_a_long_block_text_to_48_characters(
@@ -184,11 +203,12 @@ def test_explain_names_a_fallback_and_separates_pages(
 ) -> None:
     _, out, _ = run_main(["--explain", str(article), str(short)], capsys)
     first, second = out.split("\n\n")
-    assert first.endswith("no fallback")
+    assert first.splitlines()[-2].endswith("no fallback")
     assert second.startswith(f"==> {short} <==\ntitle: 'short'  lang: None  profile: article\n")
-    assert second.endswith(
-        "kept 1 of 1 blocks (1 with words), 3 of 3 words; fallback: single_block\n"
+    assert second.splitlines()[-2] == (
+        "kept 1 of 1 blocks (1 with words), 3 of 3 words; fallback: single_block"
     )
+    assert "fallback_single_block 1.00" in second.splitlines()[-1]
 
 
 # --------------------------------------------------------------------------- --highlight
@@ -349,9 +369,10 @@ def test_command_json(article: Path) -> None:
 def test_command_explain(article: Path) -> None:
     run = command(article.parent, "--explain", article.name)
     assert run.returncode == 0
-    assert run.stdout.splitlines()[-1] == (
+    assert run.stdout.splitlines()[-2] == (
         "kept 2 of 3 blocks (3 with words), 40 of 60 words; no fallback"
     )
+    assert run.stdout.splitlines()[-1].startswith("confidence 0.")
 
 
 def test_command_highlight(article: Path) -> None:

@@ -324,8 +324,8 @@ def test_to_dict_is_json_with_enums_as_their_values() -> None:
     assert set(data) == {
         "text", "title", "lang", "fallback", "fallback_reason", "blocks_total",
         "blocks_with_words", "blocks_kept", "words_total", "words_kept", "profile", "lang_detected",
-        "lang_confidence", "text_sha256", "metadata", "encoding", "comments",
-        "truncated",
+        "lang_confidence", "text_sha256", "metadata", "encoding", "comments", "truncated",
+        "confidence",
         "blocks",
     }  # fmt: skip
     assert data["text"] == result.text

@@ -43,7 +43,8 @@ __all__ = [
 # still decodes as a CleanPage of version 2 (README, "Message contract").
 # Version 3 added comments (the page's user comments apart from its text),
 # optional and null when there are none, the same way. Version 4 added
-# truncated (the page went past the element budget), false by default.
+# truncated (the page went past the element budget), false by default, and
+# confidence (how likely text is the page's main content), null in older records.
 SCHEMA_VERSION: Final = 4
 
 
@@ -221,6 +222,14 @@ class CleanPage:
         metadata=_doc(
             "Whether the page was longer than the fit's element budget (200,000 elements):"
             " its end was not read, and text is of the part before."
+        ),
+    )
+    confidence: float | None = field(
+        default=None,
+        metadata=_doc(
+            "How likely text is the page's main content, 0 to 1: the fit's estimate of its own"
+            " F1 from its evidence (blockdensity.confidence); pages rank by it, and 0.8 means"
+            " about 0.8 F1 on average (always set by the fit; null only in older records)."
         ),
     )
     # -- the fetch, and the stage's own -------------------------------------------

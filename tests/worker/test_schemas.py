@@ -268,6 +268,7 @@ def test_a_record_of_version_1_still_decodes_as_a_clean_page(encoding: Encoding)
     assert page.schema_version == 1
     assert (page.lang_detected, page.lang_confidence, page.text_sha256) == (None, None, None)
     assert (page.metadata, page.blocks, page.comments) == (Metadata(), None, None)
+    assert page.confidence is None
     assert page.text == "main text"
 
 
@@ -286,6 +287,19 @@ def test_comments_travel_apart_from_the_text(encoding: Encoding) -> None:
     # A page without comments: null, as a consumer of version 2 never sees it.
     plain = clean_page(FetchedPage(url="https://e.org/", body=b""), fit_text(f"<p>{story}</p>"), 0)
     assert decode_clean(encode_message(plain, encoding), encoding).comments is None
+
+
+@pytest.mark.parametrize("encoding", list(Encoding))
+def test_the_confidence_travels_with_the_text(encoding: Encoding) -> None:
+    story = " ".join(f"a{n:02d}" for n in range(60))
+    fit = fit_text(
+        f"<nav><a href=/>Home</a> <a href=/x>News</a></nav><article><p>{story}</p></article>"
+    )
+    page = clean_page(FetchedPage(url="https://e.org/", body=b""), fit, 0.1)
+    decoded = decode_clean(encode_message(page, encoding), encoding)
+    assert decoded.confidence == fit.confidence
+    assert decoded.confidence is not None
+    assert 0.0 <= decoded.confidence <= 1.0
 
 
 def test_the_schema_marks_only_version_1_fields_required() -> None:
@@ -317,6 +331,7 @@ def test_clean_page_fields_are_the_contract() -> None:
         "metadata",
         "comments",
         "truncated",
+        "confidence",
         "url",
         "fetch_id",
         "status",

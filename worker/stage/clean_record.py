@@ -49,6 +49,7 @@ def clean_page(
         metadata=metadata_of(fit.metadata),
         comments=fit.comments,
         truncated=fit.truncated,
+        confidence=fit.confidence,
         url=page.url,
         fetch_id=page.fetch_id,
         status=page.status,

@@ -185,6 +185,7 @@ def answer(
             blocks_total=clean.blocks_total,
             blocks_kept=clean.blocks_kept,
             fit_seconds=clean.fit_seconds,
+            confidence=clean.confidence,
         )
     except MemoryError as error:
         # Past the process's limit (or the machine's): the page's memory is

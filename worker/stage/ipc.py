@@ -71,6 +71,7 @@ class Fitted(msgspec.Struct, tag="fitted", array_like=True, frozen=True):
     blocks_total: int
     blocks_kept: int
     fit_seconds: float
+    confidence: float | None = None  # CleanPage.confidence (null when the record has none)
 
     @property
     def fallback(self) -> bool:

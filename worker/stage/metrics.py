@@ -48,6 +48,10 @@ BYTE_BUCKETS: Final = tuple(
 FIT_BUCKETS: Final = tuple(
     ms / 1000 for ms in (0.5, 1, 2, 5, 10, 20, 50, 100, 250, 500, 1000, 2500, 5000, 10_000)
 )
+# The fit's confidence (blockdensity.confidence), by tenth: its reliability is
+# stated per tenth, and the thresholds an operator routes pages by (0.5, 0.7)
+# are bounds.
+CONFIDENCE_BUCKETS: Final = tuple(tenth / 10 for tenth in range(1, 11))
 # Receipt to ack: the fit plus the publish confirm plus queueing for a child;
 # long tails come from timeouts (10 s) and reconnects.
 MESSAGE_BUCKETS: Final = tuple(
@@ -87,6 +91,12 @@ class Metrics:
         )
         self.fit_duration = histogram(
             "blockdensity_fit_duration_seconds", "Time of the fit in its pool process.", FIT_BUCKETS
+        )
+        self.confidence = histogram(
+            "blockdensity_confidence",
+            "The fit's confidence per fitted page: how likely its text is the main content"
+            " (its estimated F1, 0 to 1).",
+            CONFIDENCE_BUCKETS,
         )
         self.message_duration = histogram(
             "blockdensity_message_duration_seconds",
@@ -166,6 +176,8 @@ class Metrics:
         self.page_blocks_kept.observe(page.blocks_kept)
         self.page_bytes.observe(page_bytes)
         self.fit_duration.observe(page.fit_seconds)
+        if page.confidence is not None:
+            self.confidence.observe(page.confidence)
 
     def succeeded(self) -> None:
         self.last_success.set(time.time())

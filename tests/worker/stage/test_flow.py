@@ -67,6 +67,7 @@ async def test_pages_in_clean_pages_out(client: Client, settings: StageSettings)
             assert (clean.words_total, clean.words_kept) == (fit.words_total, fit.words_kept)
             assert clean.fetch_id == fetch_id
             assert 0 < clean.fit_seconds < 10
+            assert clean.confidence == fit.confidence
             assert clean.schema_version == 4
 
         metrics = app.metrics

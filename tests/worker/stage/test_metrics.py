@@ -16,6 +16,7 @@ SERIES = (
     "blockdensity_page_blocks_kept",
     "blockdensity_page_bytes",
     "blockdensity_fit_duration_seconds",
+    "blockdensity_confidence",
     "blockdensity_message_duration_seconds",
     "blockdensity_in_flight",
     "blockdensity_pool_restarts",
@@ -77,6 +78,8 @@ def test_buckets_are_not_the_library_defaults() -> None:
     assert 10.0 in bounds("blockdensity_fit_duration_seconds")  # the timeout
     assert bounds("blockdensity_page_blocks")[-1] >= 1000
     assert 0.0 in bounds("blockdensity_page_blocks_kept")
+    # The thresholds an operator routes pages by are bucket bounds, and so is the top.
+    assert {0.5, 0.7, 1.0} <= set(bounds("blockdensity_confidence"))
 
 
 def test_recording() -> None:
@@ -89,6 +92,7 @@ def test_recording() -> None:
         blocks_total=7,
         blocks_kept=7,
         fit_seconds=0.003,
+        confidence=0.62,
     )
     metrics.fitted(page, 2048)
     metrics.succeeded()
@@ -97,7 +101,18 @@ def test_recording() -> None:
     assert metrics.value("blockdensity_fallback_total", {"reason": "no_text"}) == 1
     assert metrics.value("blockdensity_page_blocks_sum") == 7
     assert metrics.value("blockdensity_page_bytes_count") == 1
+    assert metrics.value("blockdensity_confidence_sum") == 0.62
+    assert metrics.value("blockdensity_confidence_bucket", {"le": "0.5"}) == 0
+    assert metrics.value("blockdensity_confidence_bucket", {"le": "0.7"}) == 1
     assert metrics.value("blockdensity_last_success_timestamp_seconds") > 1.6e9
+
+
+def test_a_page_without_a_confidence_is_not_counted_in_its_histogram() -> None:
+    # A record without one (a fit function that leaves CleanPage.confidence unset).
+    metrics = Metrics()
+    metrics.fitted(Fitted(b"{}", None, 3, 2, 0.001), 100)
+    assert metrics.value("blockdensity_page_blocks_count") == 1
+    assert metrics.value("blockdensity_confidence_count") == 0
 
 
 def test_each_metrics_object_has_its_own_registry() -> None:
