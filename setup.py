@@ -71,6 +71,8 @@ COMPILED = [
     "blockdensity/decide/forum.py",
     "blockdensity/decide/listing.py",
     "blockdensity/decide/tables.py",
+    "blockdensity/decide/grid.py",
+    "blockdensity/decide/duplicates.py",
     "blockdensity/decide/stage.py",
     "blockdensity/render.py",
     "blockdensity/fit.py",

@@ -506,6 +506,8 @@ UNDECLARED_REASONS = {
     Reason.CONTAINER_TEXT,
     Reason.SPAN_TEXT,
     Reason.ITEM_CARD,
+    Reason.ITEM_GRID,
+    Reason.DUPLICATE_TEXT,
 }
 
 

@@ -40,6 +40,8 @@ class Outcome(IntEnum):
     SPAN = 15  # kept: a short block with few links between kept text
     CARD = 16  # kept: an item card's heading or line
     TABLE = 17  # kept: a cell of a data table with a kept cell
+    GRID = 18  # kept: a block of the page's item grid
+    DUPLICATE = 19  # repeats text kept before it
 
 
 KEPT_OUTCOMES: Final = frozenset(
@@ -53,6 +55,7 @@ KEPT_OUTCOMES: Final = frozenset(
         Outcome.SPAN,
         Outcome.CARD,
         Outcome.TABLE,
+        Outcome.GRID,
     )
 )
 
@@ -72,6 +75,8 @@ RULE_OUTCOMES: Final = {
     Rule.SPAN_TEXT: Outcome.SPAN,
     Rule.ITEM_CARDS: Outcome.CARD,
     Rule.DATA_TABLES: Outcome.TABLE,
+    Rule.ITEM_GRID: Outcome.GRID,
+    Rule.DUPLICATE_TEXT: Outcome.DUPLICATE,
 }
 
 # How each outcome is reported: its Decision, and its Reason (None: the
@@ -95,4 +100,6 @@ REPORTED: Final[dict[Outcome, tuple[Decision, Reason | None]]] = {
     Outcome.SPAN: (Decision.CONTENT, Reason.SPAN_TEXT),
     Outcome.CARD: (Decision.CONTENT, Reason.ITEM_CARD),
     Outcome.TABLE: (Decision.CONTENT, Reason.DATA_TABLE),
+    Outcome.GRID: (Decision.CONTENT, Reason.ITEM_GRID),
+    Outcome.DUPLICATE: (Decision.DROPPED, Reason.DUPLICATE_TEXT),
 }
