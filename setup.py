@@ -73,6 +73,7 @@ COMPILED = [
     "blockdensity/decide/tables.py",
     "blockdensity/decide/grid.py",
     "blockdensity/decide/duplicates.py",
+    "blockdensity/decide/title.py",
     "blockdensity/decide/stage.py",
     "blockdensity/render.py",
     "blockdensity/fit.py",

@@ -88,6 +88,10 @@ class Rule(StrEnum):
     # on listings and collections, the page's item grid (repeated sibling
     # cards) when it holds as many words as the page keeps
     ITEM_GRID = "item_grid"
+    # on products, listings, collections, services and documentation: with one
+    # h1, what the tree kept outside the element around it that holds half
+    # the kept words (reviews, shipping terms, a cookie notice)
+    TITLE_REGION = "title_region"
     # on shop, listing, service and forum pages, a kept block (or pair of
     # blocks) that repeats one kept before it: a carousel's clones
     DUPLICATE_TEXT = "duplicate_text"

@@ -103,6 +103,8 @@ class Reason(StrEnum):
     DATA_TABLE = "data_table"  # kept: a cell of a data table with a kept cell (every page)
     ITEM_GRID = "item_grid"  # kept: a block of the page's item grid (listings, collections)
     DUPLICATE_TEXT = "duplicate_text"  # dropped: repeats text kept before it
+    # dropped: outside the element around the page's one h1 that holds half the kept words
+    OUTSIDE_TITLE_REGION = "outside_title_region"
 
 
 class FallbackReason(StrEnum):

@@ -508,6 +508,7 @@ UNDECLARED_REASONS = {
     Reason.ITEM_CARD,
     Reason.ITEM_GRID,
     Reason.DUPLICATE_TEXT,
+    Reason.OUTSIDE_TITLE_REGION,
 }
 
 

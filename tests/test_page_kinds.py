@@ -248,3 +248,36 @@ def test_an_article_and_a_documentation_page_keep_their_repeats() -> None:
     for kind in (PageType.ARTICLE, PageType.DOCUMENTATION):
         fit = fit_text(CAROUSEL, page_type=kind)
         assert fit.text.count(seq("a", 1, 40)) == 2
+
+
+# A product's column (its h1, its description) and the reviews after it.
+REVIEWED = page(
+    f"<div><h1>{seq('t', 1, 4)}</h1><p>{seq('p', 1, 80)}</p></div>"
+    f"<div><p>{seq('r', 1, 30)}</p><p>{seq('s', 1, 30)}</p></div>"
+)
+
+
+def test_a_product_page_keeps_the_region_of_its_title() -> None:
+    as_product = fit_text(REVIEWED, page_type=PageType.PRODUCT)
+    as_article = fit_text(REVIEWED, page_type=PageType.ARTICLE)
+    for fit in (as_product, as_article):
+        assert seq("t", 1, 4) in fit.text
+        assert seq("p", 1, 80) in fit.text
+    assert seq("r", 1, 30) in as_article.text
+    assert seq("r", 1, 30) not in as_product.text
+    assert seq("s", 1, 30) not in as_product.text
+    reasons = {block.reason for block in as_product.blocks if block.decision is Decision.DROPPED}
+    assert Reason.OUTSIDE_TITLE_REGION in reasons
+    without = Conf(article_rules=ARTICLE_RULES - {Rule.TITLE_REGION})
+    assert seq("r", 1, 30) in fit_text(REVIEWED, without, page_type=PageType.PRODUCT).text
+
+
+def test_a_page_with_two_titles_or_a_title_in_a_small_region_keeps_its_text() -> None:
+    two = REVIEWED.replace("<div><p>", f"<div><h1>{seq('u', 1, 4)}</h1><p>", 1)
+    assert seq("r", 1, 30) in fit_text(two, page_type=PageType.PRODUCT).text
+    # The h1's column holds less than half the kept words: the region is the page.
+    small = page(
+        f"<div><h1>{seq('t', 1, 4)}</h1><p>{seq('p', 1, 20)}</p></div>"
+        f"<div><p>{seq('r', 1, 45)}</p><p>{seq('s', 1, 45)}</p></div>"
+    )
+    assert seq("r", 1, 45) in fit_text(small, page_type=PageType.PRODUCT).text

@@ -42,6 +42,7 @@ class Outcome(IntEnum):
     TABLE = 17  # kept: a cell of a data table with a kept cell
     GRID = 18  # kept: a block of the page's item grid
     DUPLICATE = 19  # repeats text kept before it
+    OUTSIDE_TITLE = 20  # outside the region of the page's one h1
 
 
 KEPT_OUTCOMES: Final = frozenset(
@@ -77,6 +78,7 @@ RULE_OUTCOMES: Final = {
     Rule.DATA_TABLES: Outcome.TABLE,
     Rule.ITEM_GRID: Outcome.GRID,
     Rule.DUPLICATE_TEXT: Outcome.DUPLICATE,
+    Rule.TITLE_REGION: Outcome.OUTSIDE_TITLE,
 }
 
 # How each outcome is reported: its Decision, and its Reason (None: the
@@ -102,4 +104,5 @@ REPORTED: Final[dict[Outcome, tuple[Decision, Reason | None]]] = {
     Outcome.TABLE: (Decision.CONTENT, Reason.DATA_TABLE),
     Outcome.GRID: (Decision.CONTENT, Reason.ITEM_GRID),
     Outcome.DUPLICATE: (Decision.DROPPED, Reason.DUPLICATE_TEXT),
+    Outcome.OUTSIDE_TITLE: (Decision.DROPPED, Reason.OUTSIDE_TITLE_REGION),
 }
