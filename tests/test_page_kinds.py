@@ -218,12 +218,13 @@ def test_a_grid_in_the_navigation_is_not_the_content() -> None:
 
 
 # A carousel's slide cloned for its loop: a heading and its line, and a long
-# paragraph, each twice; a short answer repeated on its own is the text's.
-SLIDE = f"<h2>{seq('h', 1, 4)}</h2><p>{seq('s', 1, 8)}</p>"
+# paragraph, each twice in another element; a short answer repeated on its
+# own is the text's.
+SLIDE = f"<div><h2>{seq('h', 1, 4)}</h2><p>{seq('s', 1, 8)}</p></div>"
 CAROUSEL = page(
-    f"<main><h1>{seq('t', 1, 5)}</h1><p>{seq('a', 1, 40)}</p>{SLIDE}"
+    f"<main><h1>{seq('t', 1, 5)}</h1><div><p>{seq('a', 1, 40)}</p></div>{SLIDE}"
     f"<p>{seq('b', 1, 30)}</p><p>Yes</p><p>{seq('c', 1, 30)}</p><p>Yes</p>"
-    f"<p>{seq('d', 1, 30)}</p>{SLIDE}<p>{seq('a', 1, 40)}</p></main>"
+    f"<p>{seq('d', 1, 30)}</p>{SLIDE}<div><p>{seq('a', 1, 40)}</p></div></main>"
 )
 
 
@@ -281,3 +282,11 @@ def test_a_page_with_two_titles_or_a_title_in_a_small_region_keeps_its_text() ->
         f"<div><p>{seq('r', 1, 45)}</p><p>{seq('s', 1, 45)}</p></div>"
     )
     assert seq("r", 1, 45) in fit_text(small, page_type=PageType.PRODUCT).text
+
+
+def test_a_paragraph_said_twice_in_one_element_is_kept_twice() -> None:
+    html = page(
+        f"<main><h1>{seq('t', 1, 5)}</h1><p>{seq('a', 1, 40)}</p>"
+        f"<p>{seq('b', 1, 30)}</p><p>{seq('a', 1, 40)}</p></main>"
+    )
+    assert fit_text(html, page_type=PageType.PRODUCT).text.count(seq("a", 1, 40)) == 2

@@ -8,9 +8,12 @@ the ground truth holds once counts against the fit's precision.
 duplicate_text drops, among the kept blocks in document order, a block of
 at least LONG_WORDS words whose text (whitespace collapsed) a kept block
 before it had, and two consecutive kept blocks that repeat two consecutive
-kept blocks before them (a cloned slide's heading and line). A short block
-repeated alone is left: a table's "Yes", a recipe's "Eat every 2-3 hours"
-are the text's own. Measured on the four development sets (BENCHMARKS.md,
+kept blocks before them (a cloned slide's heading and line), when the copy
+sits in another element than the first (its parent: another slide, the
+phone's version of the section). A short block repeated alone is left (a
+table's "Yes", a recipe's "Eat every 2-3 hours" are the text's own), and so
+is a paragraph repeated within one element: a text that says a thing twice
+(a test page's filler) says it so. Measured on the four development sets (BENCHMARKS.md,
 "Rules by kind of page"); it runs on the kinds of page decide.kinds gives it.
 """
 
@@ -20,6 +23,7 @@ from typing import Final
 
 from blockdensity.decide.board import Board
 from blockdensity.decide.outcome import KEPT_OUTCOMES, Outcome
+from blockdensity.structure import Structure
 
 __all__ = ["LONG_WORDS", "apply"]
 
@@ -38,18 +42,21 @@ def apply(board: Board, outcomes: list[Outcome]) -> None:
         return
     texts = board.page.block_texts()
     keys = [" ".join(texts[index].split()) for index in kept]
-    seen: set[str] = set()
-    pairs: set[tuple[str, str]] = set()
+    structure = Structure(board.page)
+    parents = [structure.parents[structure.entry(index)] for index in kept]
+    # Each text, and each pair of consecutive texts, with the parent of its first copy.
+    seen: dict[str, int] = {}
+    pairs: dict[tuple[str, str], int] = {}
     repeated: set[int] = set()
     for place, index in enumerate(kept):
-        key = keys[place]
-        if words[index] >= LONG_WORDS and key in seen:
+        key, parent = keys[place], parents[place]
+        if words[index] >= LONG_WORDS and seen.get(key, parent) != parent:
             repeated.add(index)
-        seen.add(key)
+        seen.setdefault(key, parent)
         if place + 1 < len(kept):
             pair = (key, keys[place + 1])
-            if pair in pairs:
+            if pairs.get(pair, parent) != parent:
                 repeated.update((index, kept[place + 1]))
-            pairs.add(pair)
+            pairs.setdefault(pair, parent)
     for index in repeated:
         outcomes[index] = Outcome.DUPLICATE
