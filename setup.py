@@ -74,6 +74,7 @@ COMPILED = [
     "blockdensity/decide/grid.py",
     "blockdensity/decide/duplicates.py",
     "blockdensity/decide/title.py",
+    "blockdensity/decide/related.py",
     "blockdensity/decide/stage.py",
     "blockdensity/render.py",
     "blockdensity/fit.py",

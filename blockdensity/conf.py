@@ -92,6 +92,9 @@ class Rule(StrEnum):
     # h1, what the tree kept outside the element around it that holds half
     # the kept words (reviews, shipping terms, a cookie notice)
     TITLE_REGION = "title_region"
+    # on products: a grid of short cards with prices (related products, the
+    # seller's other items) is the shop's
+    RELATED_ITEMS = "related_items"
     # on shop, listing, service and forum pages, a kept block (or pair of
     # blocks) that repeats one kept before it: a carousel's clones
     DUPLICATE_TEXT = "duplicate_text"

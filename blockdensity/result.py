@@ -105,6 +105,7 @@ class Reason(StrEnum):
     DUPLICATE_TEXT = "duplicate_text"  # dropped: repeats text kept before it
     # dropped: outside the element around the page's one h1 that holds half the kept words
     OUTSIDE_TITLE_REGION = "outside_title_region"
+    RELATED_ITEMS = "related_items"  # dropped: a card of a grid of priced items (products)
 
 
 class FallbackReason(StrEnum):

@@ -509,6 +509,7 @@ UNDECLARED_REASONS = {
     Reason.ITEM_GRID,
     Reason.DUPLICATE_TEXT,
     Reason.OUTSIDE_TITLE_REGION,
+    Reason.RELATED_ITEMS,
 }
 
 

@@ -290,3 +290,43 @@ def test_a_paragraph_said_twice_in_one_element_is_kept_twice() -> None:
         f"<p>{seq('b', 1, 30)}</p><p>{seq('a', 1, 40)}</p></main>"
     )
     assert fit_text(html, page_type=PageType.PRODUCT).text.count(seq("a", 1, 40)) == 2
+
+
+def priced(count: int) -> str:
+    """A grid of related products: a linked title and a price each."""
+    return (
+        "<div>"
+        + "".join(
+            f'<div class="other"><p><a href="/o/{n}">{seq(f"o{n}x", 1, 4)}</a></p>'
+            f"<p>${n + 10}.00 {seq(f'q{n}x', 1, 3)}</p></div>"
+            for n in range(count)
+        )
+        + "</div>"
+    )
+
+
+# The product's text, then four other products with prices, then more text:
+# the tree keeps the cards' lines between the description's paragraphs.
+SHELF = page(
+    f"<main><h1>{seq('t', 1, 4)}</h1><p>{seq('a', 1, 45)}</p>{priced(4)}"
+    f"<p>{seq('b', 1, 45)}</p></main>"
+)
+
+
+def test_a_product_page_drops_the_grid_of_other_priced_items() -> None:
+    without = Conf(article_rules=ARTICLE_RULES - {Rule.RELATED_ITEMS})
+    before = fit_text(SHELF, without, page_type=PageType.PRODUCT)
+    assert "q1x01" in before.text  # kept without the rule: the check sees the cards
+    fit = fit_text(SHELF, page_type=PageType.PRODUCT)
+    assert seq("a", 1, 45) in fit.text
+    assert seq("b", 1, 45) in fit.text
+    for n in range(4):
+        assert f"q{n}x01" not in fit.text
+    dropped = {block.reason for block in fit.blocks if block.decision is Decision.DROPPED}
+    assert Reason.RELATED_ITEMS in dropped
+    assert "q1x01" in fit_text(SHELF, page_type=PageType.COLLECTION).text
+
+
+def test_a_grid_without_prices_stays_on_a_product_page() -> None:
+    unpriced = SHELF.replace("$", "#")
+    assert "q1x01" in fit_text(unpriced, page_type=PageType.PRODUCT).text

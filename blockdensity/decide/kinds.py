@@ -29,7 +29,13 @@ KIND_RULES: Final[dict[PageType, frozenset[Rule]]] = {
     PageType.ARTICLE: frozenset(),
     PageType.FORUM: frozenset((Rule.FOOTER_MAJORITY, Rule.FORUM_POSTS, Rule.DUPLICATE_TEXT)),
     PageType.PRODUCT: frozenset(
-        (Rule.FOOTER_MAJORITY, Rule.SPAN_TEXT, Rule.TITLE_REGION, Rule.DUPLICATE_TEXT)
+        (
+            Rule.FOOTER_MAJORITY,
+            Rule.SPAN_TEXT,
+            Rule.TITLE_REGION,
+            Rule.RELATED_ITEMS,
+            Rule.DUPLICATE_TEXT,
+        )
     ),
     PageType.COLLECTION: _NOT_AN_ARTICLE | _ITEMS,
     PageType.LISTING: _NOT_AN_ARTICLE | _ITEMS,

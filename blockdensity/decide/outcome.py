@@ -43,6 +43,7 @@ class Outcome(IntEnum):
     GRID = 18  # kept: a block of the page's item grid
     DUPLICATE = 19  # repeats text kept before it
     OUTSIDE_TITLE = 20  # outside the region of the page's one h1
+    RELATED = 21  # in a grid of short cards with prices, on a product page
 
 
 KEPT_OUTCOMES: Final = frozenset(
@@ -79,6 +80,7 @@ RULE_OUTCOMES: Final = {
     Rule.ITEM_GRID: Outcome.GRID,
     Rule.DUPLICATE_TEXT: Outcome.DUPLICATE,
     Rule.TITLE_REGION: Outcome.OUTSIDE_TITLE,
+    Rule.RELATED_ITEMS: Outcome.RELATED,
 }
 
 # How each outcome is reported: its Decision, and its Reason (None: the
@@ -105,4 +107,5 @@ REPORTED: Final[dict[Outcome, tuple[Decision, Reason | None]]] = {
     Outcome.GRID: (Decision.CONTENT, Reason.ITEM_GRID),
     Outcome.DUPLICATE: (Decision.DROPPED, Reason.DUPLICATE_TEXT),
     Outcome.OUTSIDE_TITLE: (Decision.DROPPED, Reason.OUTSIDE_TITLE_REGION),
+    Outcome.RELATED: (Decision.DROPPED, Reason.RELATED_ITEMS),
 }

@@ -7,7 +7,7 @@ docs/spec.md section 5); then each family of rules that the configuration
 runs overrides the outcomes it acts on (PASSES: the article profile's rules,
 decide.article; then the rules by kind of page, which decide.kinds runs on
 the kinds of page they serve: decide.container, decide.forum,
-decide.listing, decide.grid, decide.title,
+decide.listing, decide.grid, decide.title, decide.related,
 decide.duplicates). Where the rules took everything the tree kept, the
 published verdict stands; where nothing with words is left, the whole page
 is kept and the verdict says why (the fallback, docs/spec.md section 6).
@@ -30,6 +30,7 @@ from blockdensity.decide import (
     forum,
     grid,
     listing,
+    related,
     semantic,
     tables,
     title,
@@ -60,6 +61,7 @@ PASSES: Final[tuple[tuple[frozenset[Rule], Pass], ...]] = (
     (frozenset((Rule.ITEM_CARDS,)), listing.apply),
     (frozenset((Rule.ITEM_GRID,)), grid.apply),
     (frozenset((Rule.TITLE_REGION,)), title.apply),
+    (frozenset((Rule.RELATED_ITEMS,)), related.apply),
     # Last: it compares what every other rule kept.
     (frozenset((Rule.DUPLICATE_TEXT,)), duplicates.apply),
 )
