@@ -20,6 +20,7 @@ from typing import TextIO
 
 from blockdensity.conf import DEFAULT_CONF, Comments, Profile
 from blockdensity.confidence import figures_of, terms
+from blockdensity.decide.kinds import TYPE_CONFIDENCE
 from blockdensity.fit import fit_text
 from blockdensity.highlight import highlight
 from blockdensity.result import Fit
@@ -180,6 +181,21 @@ def _explain(out: TextIO, page: str, fit: Fit, *, first: bool) -> None:
     )
     shown = "unknown" if fit.confidence is None else f"{fit.confidence:.3f}"
     out.write(f"confidence {shown} (the fit's estimate of its F1): {why}\n")
+    out.write(_page_type_line(fit))
+
+
+def _page_type_line(fit: Fit) -> str:
+    """--explain's line on the page's kind: what it is, how sure, whether its rules ran."""
+    kind, sure = fit.page_type, fit.page_type_confidence
+    if kind is None or sure is None:
+        return "page type: unknown\n"
+    if fit.profile is Profile.PUBLISHED:
+        ran = "reported only: the published profile runs no rules by kind of page"
+    elif sure >= TYPE_CONFIDENCE:
+        ran = f"the rules for {kind.value} pages ran"
+    else:
+        ran = f"under {TYPE_CONFIDENCE}: judged as an article"
+    return f"page type: {kind.value} {sure:.3f} ({ran})\n"
 
 
 def run() -> None:

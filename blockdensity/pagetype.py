@@ -37,7 +37,16 @@ from enum import StrEnum
 from typing import Final
 from urllib.parse import urlsplit
 
-__all__ = ["Evidence", "PageType", "classify", "features", "phrase", "probabilities"]
+__all__ = [
+    "EDGE_PUNCTUATION",
+    "KNOWN_PHRASES",
+    "Evidence",
+    "PageType",
+    "classify",
+    "features",
+    "phrase",
+    "probabilities",
+]
 
 
 class PageType(StrEnum):
@@ -206,6 +215,9 @@ _PHRASES: Final = {
              "arguments", "copy", "return type", "raises", "previous", "next"),
 }  # fmt: skip
 
+# Every phrase a feature looks for: the only ones Evidence.phrases needs to hold.
+KNOWN_PHRASES: Final = frozenset(phrase for group in _PHRASES.values() for phrase in group)
+
 _TITLE_WORDS: Final = {
     "forum": ("forum", "forums", "thread", "community", "discussion", "reddit", "question"),
     "docs": ("documentation", "docs", "api", "reference", "guide", "manual", "wiki", "tutorial"),
@@ -220,13 +232,13 @@ _WORD: Final = re.compile(r"[^\W_]+")
 
 # Quotes, bullets, dashes and arrows, as escapes: \u2039 \u203a single guillemets, \u2013
 # \u2014 en and em dash.
-_EDGE_PUNCTUATION: Final = " \t\n:;,.!?|/\\()[]{}<>\"'«»\u2039\u203a·•*#-\u2013\u2014→←↑↓+"
+EDGE_PUNCTUATION: Final = " \t\n:;,.!?|/\\()[]{}<>\"'«»\u2039\u203a·•*#-\u2013\u2014→←↑↓+"
 
 
 def phrase(text: str) -> str:
     """A short block's text as Evidence.phrases holds it: lowercase, whitespace runs made
     one space, punctuation and arrows at either end taken off ("Reply »" -> "reply")."""
-    return " ".join(text.lower().split()).strip(_EDGE_PUNCTUATION)
+    return " ".join(text.lower().split()).strip(EDGE_PUNCTUATION)
 
 
 def features(evidence: Evidence, *, with_url: bool | None = None) -> dict[str, float]:

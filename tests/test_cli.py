@@ -369,10 +369,11 @@ def test_command_json(article: Path) -> None:
 def test_command_explain(article: Path) -> None:
     run = command(article.parent, "--explain", article.name)
     assert run.returncode == 0
-    assert run.stdout.splitlines()[-2] == (
+    assert run.stdout.splitlines()[-3] == (
         "kept 2 of 3 blocks (3 with words), 40 of 60 words; no fallback"
     )
-    assert run.stdout.splitlines()[-1].startswith("confidence 0.")
+    assert run.stdout.splitlines()[-2].startswith("confidence 0.")
+    assert run.stdout.splitlines()[-1].startswith("page type: ")
 
 
 def test_command_highlight(article: Path) -> None:

@@ -183,7 +183,8 @@ def test_the_output_reports_block_counts_never_the_blocks() -> None:
         "url", "fetch_id", "status", "title", "lang", "text", "fallback", "fallback_reason",
         "blocks_total", "blocks_with_words", "blocks_kept", "words_total", "words_kept",
         "profile", "lang_detected", "lang_confidence", "text_sha256", "metadata",
-        "comments", "confidence", "truncated", "fit_seconds", "blocks", "schema_version",
+        "comments", "confidence", "truncated", "page_type", "page_type_confidence",
+        "fit_seconds", "blocks", "schema_version",
     }  # fmt: skip
     # The blocks only when the operator asks (BLOCKDENSITY_OUTPUT_BLOCKS), and
     # only the kept ones, never the dropped text (but for the user comments,
