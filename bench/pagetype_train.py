@@ -13,12 +13,13 @@ precision and recall at the chosen penalty. When the evidence holds the
 article sets' pages too (pagetype_evidence --articles), it reports the share
 of them the classifier calls something else than an article with a
 confidence that runs another kind's rules (each such page costs F1 there);
-`--articles` also trains on them (as articles). `--write` then fits on every
+`--articles WEIGHT` also trains on them (as articles, each weighing WEIGHT
+of a WCXB page). `--write` then fits on every
 training page and writes the two weight tables into blockdensity/pagetype.py
 (between its BEGIN WEIGHTS and END WEIGHTS lines).
 
     python -m bench.pagetype_train [--evidence bench/out/pagetype-evidence.jsonl]
-        [--folds 10] [--penalty 0.003] [--grid] [--articles] [--write]
+        [--folds 10] [--penalty 0.003] [--grid] [--articles WEIGHT] [--write]
 """
 
 from __future__ import annotations
@@ -74,12 +75,19 @@ def matrix(
     return x, names
 
 
-def fit(
-    x: np.ndarray, y: np.ndarray, penalty: float, names: list[str], steps: int = 1500
+def fit(  # noqa: PLR0913, PLR0917 - the data and the model's settings
+    x: np.ndarray,
+    y: np.ndarray,
+    penalty: float,
+    names: list[str],
+    steps: int = 1500,
+    weights: np.ndarray | None = None,
 ) -> np.ndarray:
-    """Softmax regression weights (features x types): mean log loss + penalty * |w|^2 / 2
-    over every weight but the bias's."""
+    """Softmax regression weights (features x types): the log loss's mean (weighted by
+    `weights`, one per page) + penalty * |w|^2 / 2 over every weight but the bias's."""
     n, d = x.shape
+    sample = np.ones(n) if weights is None else weights
+    sample = sample * (n / sample.sum())
     scale = np.array([0.0 if name == "bias" else 1.0 for name in names])[:, None]
     k = len(TYPES)
     w = np.zeros((d, k))
@@ -92,7 +100,7 @@ def fit(
         scores -= scores.max(axis=1, keepdims=True)
         p = np.exp(scores)
         p /= p.sum(axis=1, keepdims=True)
-        grad = x.T @ (p - onehot) / n + penalty * scale * w
+        grad = x.T @ ((p - onehot) * sample[:, None]) / n + penalty * scale * w
         m = beta1 * m + (1 - beta1) * grad
         v = beta2 * v + (1 - beta2) * grad * grad
         w -= rate * (m / (1 - beta1**step)) / (np.sqrt(v / (1 - beta2**step)) + 1e-8)
@@ -117,6 +125,7 @@ def cross_validate(  # noqa: PLR0913, PLR0917 - the data, the model's settings a
     with_url: bool,
     penalty: float,
     k: int,
+    weights: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """The predicted type of every page and its probability, each by a model fitted
     on the `trained` pages outside the page's fold."""
@@ -125,7 +134,13 @@ def cross_validate(  # noqa: PLR0913, PLR0917 - the data, the model's settings a
     for test in folds(labels, k):
         train = np.setdiff1d(np.flatnonzero(trained), test)
         x_train, names = matrix([pages[i] for i in train], with_url)
-        w = fit(x_train, labels[train], penalty, names)
+        w = fit(
+            x_train,
+            labels[train],
+            penalty,
+            names,
+            weights=None if weights is None else weights[train],
+        )
         x_test, _ = matrix([pages[i] for i in test], with_url, names)
         scores = x_test @ w
         odds = np.exp(scores - scores.max(axis=1, keepdims=True))
@@ -181,11 +196,14 @@ def article_report(
         print(f"  {set_name} ({np.sum(rows)} articles) called another kind, confidence {shares}")
 
 
-def write_tables(pages: list[Evidence], labels: np.ndarray, penalty: float) -> None:
+def write_tables(
+    pages: list[Evidence], labels: np.ndarray, penalty: float, weights: np.ndarray
+) -> None:
     sources = []
     for name, with_url in (("_WEIGHTS_URL", True), ("_WEIGHTS_NO_URL", False)):
         x, names = matrix(pages, with_url)
-        sources.append(table_source(name, fit(x, labels, penalty, names), names))
+        w = fit(x, labels, penalty, names, weights=weights)
+        sources.append(table_source(name, w, names))
     text = MODULE.read_text(encoding="utf-8")
     block = "# BEGIN WEIGHTS\n" + "\n".join(sources) + "\n# END WEIGHTS"
     text, count = re.subn(r"# BEGIN WEIGHTS\n.*?# END WEIGHTS", lambda _: block, text, flags=re.S)
@@ -210,11 +228,16 @@ def main(argv: list[str] | None = None) -> int:
         " the URL), for bench/pagetype_rules.py",
     )
     parser.add_argument(
-        "--articles", action="store_true", help="train on the article sets' pages too"
+        "--articles",
+        type=float,
+        default=0.0,
+        metavar="WEIGHT",
+        help="train on the article sets' pages too, each weighing WEIGHT of a WCXB page",
     )
     args = parser.parse_args(argv)
     pages, labels, ids, wcxb = load(args.evidence)
     trained = np.ones(len(pages), dtype=bool) if args.articles else wcxb
+    weights = np.where(wcxb, 1.0, args.articles)
     # Keyed as bench/pagetype_rules.py reads them: a WCXB page by its id alone.
     keys = [page_id.removeprefix(WCXB + "/") for page_id in ids]
     out: dict[str, dict[str, str | float]] = {key: {} for key in keys}
@@ -230,7 +253,7 @@ def main(argv: list[str] | None = None) -> int:
                 agreement = np.mean(predicted[wcxb] == labels[wcxb])
                 print(f"  {label}, penalty {penalty}: {agreement:.3f}")
         predicted, confidence = cross_validate(
-            pages, labels, trained, with_url, args.penalty, args.folds
+            pages, labels, trained, with_url, args.penalty, args.folds, weights
         )
         agreement = np.mean(predicted[wcxb] == labels[wcxb])
         print(f"\n{label}, penalty {args.penalty}: agreement on WCXB {agreement:.3f}")
@@ -249,7 +272,8 @@ def main(argv: list[str] | None = None) -> int:
     args.predictions.parent.mkdir(parents=True, exist_ok=True)
     args.predictions.write_text(json.dumps(out), encoding="utf-8")
     if args.write:
-        write_tables([pages[i] for i in np.flatnonzero(trained)], labels[trained], args.penalty)
+        chosen = np.flatnonzero(trained)
+        write_tables([pages[i] for i in chosen], labels[chosen], args.penalty, weights[chosen])
     else:
         # The module as it is (fitted on every page: a training figure, not a forecast).
         for with_url in (False, True):

@@ -12,8 +12,8 @@ import json
 
 import pytest
 
-from blockdensity import PUBLISHED_CONF, PageType, fit_text
-from blockdensity.conf import DEFAULT_CONF
+from blockdensity import DEFAULT_CONF, PUBLISHED_CONF, PageType, fit_text
+from blockdensity.decide.kinds import TYPE_CONFIDENCE
 from blockdensity.decode import decode
 from blockdensity.evidence import gather
 from blockdensity.measure import measure
@@ -132,7 +132,8 @@ def test_the_fit_classifies_each_page(html: str, kind: PageType) -> None:
     fit = fit_text(html)
     assert fit.page_type is kind
     assert fit.page_type_confidence is not None
-    assert 0.5 <= fit.page_type_confidence <= 1.0
+    # Sure enough that the kind's rules ran.
+    assert TYPE_CONFIDENCE <= fit.page_type_confidence <= 1.0
     assert (fit.page_type, fit.page_type_confidence) == pytest.approx(
         classify(evidence_of(html)), abs=1e-4
     )
