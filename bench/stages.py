@@ -48,7 +48,7 @@ from typing import Final
 from selectolax.lexbor import LexborHTMLParser
 
 from bench.speed import CORPORA, forget_split_urls, html_bytes, size_quartiles
-from blockdensity import DEFAULT_CONF, PUBLISHED_CONF, Conf, Fit, fit_text
+from blockdensity import DEFAULT_CONF, PUBLISHED_CONF, Conf, Fit, Profile, fit_text
 from blockdensity.decide import decide
 from blockdensity.decode import decode, prepare_html
 from blockdensity.dom import Document
@@ -57,7 +57,7 @@ from blockdensity.fit import NO_LANGUAGE, record
 from blockdensity.language import detect_language
 from blockdensity.measure import measure
 from blockdensity.metadata import read_declared
-from blockdensity.pagetype import classify
+from blockdensity.pagetype import PageType, classify
 from blockdensity.parse import parse
 from blockdensity.read import Read, needs_rereading, reread
 from blockdensity.render import render
@@ -115,9 +115,13 @@ def staged_fit(
         parsed.document, page.declarations, url, page.declared_ids, page.microdata
     )
     marks.append(clock())
-    kind = classify(gather(page, measures, metadata, declared, source.markup, url))
+    kind = (
+        classify(gather(page, measures, metadata, declared, source.markup, url))
+        if conf.profile is Profile.ARTICLE
+        else None
+    )
     marks.append(clock())
-    verdict = decide(page, measures, conf, kind[0], kind[1])
+    verdict = decide(page, measures, conf, *(kind or (PageType.ARTICLE, 0.0)))
     marks.append(clock())
     rendered = render(page, verdict, conf.comments)
     marks.append(clock())

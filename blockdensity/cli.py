@@ -188,9 +188,9 @@ def _page_type_line(fit: Fit) -> str:
     """--explain's line on the page's kind: what it is, how sure, whether its rules ran."""
     kind, sure = fit.page_type, fit.page_type_confidence
     if kind is None or sure is None:
-        return "page type: unknown\n"
+        return "page type: not classified (the published profile runs no rules by kind)\n"
     if fit.profile is Profile.PUBLISHED:
-        ran = "reported only: the published profile runs no rules by kind of page"
+        ran = "given; the published profile runs no rules by kind of page"
     elif sure >= TYPE_CONFIDENCE:
         ran = f"the rules for {kind.value} pages ran"
     else:

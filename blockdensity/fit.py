@@ -22,7 +22,7 @@ from __future__ import annotations
 import hashlib
 from typing import Final
 
-from blockdensity.conf import DEFAULT_CONF, Conf
+from blockdensity.conf import DEFAULT_CONF, Conf, Profile
 from blockdensity.confidence import confidence, figures
 from blockdensity.decide import Verdict, decide
 from blockdensity.decide.outcome import REPORTED
@@ -57,7 +57,8 @@ def fit_text(
     `page_type`, when the caller knows what kind of page it is (a crawler's
     map of a site), chooses the rules by kind of page (blockdensity.decide.kinds)
     with confidence 1; otherwise the fit classifies the page (blockdensity.pagetype)
-    and the rules follow its kind when it is sure enough.
+    and the rules follow its kind when it is sure enough. The published profile,
+    which runs no such rules, does not classify (Fit.page_type None unless given).
     Never raises for any input: a page the fit cannot judge comes back
     whole, with `fallback` set (docs/spec.md section 6).
     """
@@ -74,11 +75,14 @@ def fit_text(
     metadata, declared = read_declared(
         parsed.document, page.declarations, url, page.declared_ids, page.microdata
     )
-    if page_type is None:
-        kind = classify(gather(page, measures, metadata, declared, source.markup, url))
-    else:
+    kind: tuple[PageType, float] | None = None
+    if page_type is not None:
         kind = (page_type, 1.0)
-    verdict = decide(page, measures, conf, kind[0], kind[1])
+    elif conf.profile is Profile.ARTICLE:
+        # The classifier costs a fifth of a fit: not paid where no rule reads its answer.
+        kind = classify(gather(page, measures, metadata, declared, source.markup, url))
+    kind_type, kind_confidence = kind or _UNKNOWN
+    verdict = decide(page, measures, conf, kind_type, kind_confidence)
     rendered = render(page, verdict, conf.comments)
     language = detect_language(rendered.text) if conf.detect_language else NO_LANGUAGE
     if not conf.read_metadata:
@@ -87,6 +91,8 @@ def fit_text(
 
 
 NO_LANGUAGE: Final = (None, None)
+# The kind decide is given for a page not classified: an article, no confidence.
+_UNKNOWN: Final = (PageType.ARTICLE, 0.0)
 
 
 _READING_REASONS: Final = {
@@ -105,7 +111,7 @@ def record(  # noqa: PLR0913, PLR0917 - every stage's result, and the configurat
     language: tuple[str | None, float | None],
     metadata: Metadata,
     conf: Conf,
-    kind: tuple[PageType, float] = (PageType.ARTICLE, 0.0),
+    kind: tuple[PageType, float] | None = None,
 ) -> Fit:
     """The Fit the stages' results make (its block records built when first read)."""
     text = rendered.text
@@ -133,8 +139,8 @@ def record(  # noqa: PLR0913, PLR0917 - every stage's result, and the configurat
         encoding=source.encoding,
         comments=rendered.comments,
         truncated=parsed.truncated,
-        page_type=kind[0],
-        page_type_confidence=round(kind[1], 4),
+        page_type=None if kind is None else kind[0],
+        page_type_confidence=None if kind is None else round(kind[1], 4),
         confidence=confidence(
             figures(words_total, measures.links, verdict, fallback_reason, metadata)
         ),

@@ -152,9 +152,11 @@ def test_the_page_type_is_in_to_dict_as_its_value() -> None:
 
 @pytest.mark.parametrize("html", [FORUM, PRODUCT, LISTING])
 def test_the_published_profile_s_text_does_not_follow_the_page_type(html: str) -> None:
-    # The rules by kind of page never run under the published profile: its text is
-    # the same whatever the kind, and the kind is still reported.
+    # The rules by kind of page never run under the published profile: it does not
+    # classify, and its text is the same whatever kind a caller gives.
     fit = fit_text(html, PUBLISHED_CONF)
-    assert fit.page_type is not None
+    assert (fit.page_type, fit.page_type_confidence) == (None, None)
     for kind in PageType:
-        assert fit_text(html, PUBLISHED_CONF, page_type=kind).text == fit.text
+        given = fit_text(html, PUBLISHED_CONF, page_type=kind)
+        assert given.text == fit.text
+        assert (given.page_type, given.page_type_confidence) == (kind, 1.0)

@@ -248,15 +248,16 @@ class CleanPage:
             "What kind of page this is (WCXB's kinds: article, forum, product, collection,"
             " listing, documentation, service): the caller's, else the fit's classifier's"
             " (blockdensity.pagetype); the rules by kind of page follow it when"
-            " page_type_confidence is high enough (always set by the fit; null only in"
-            " older records)."
+            " page_type_confidence is high enough. Null under the published profile (which"
+            " runs no such rules and does not classify) unless the caller gave it, and in"
+            " older records."
         ),
     )
     page_type_confidence: float | None = field(
         default=None,
         metadata=_doc(
             "The classifier's probability of page_type, 0 to 1; 1 when the caller gave the"
-            " type (null only in older records)."
+            " type; null with page_type."
         ),
     )
     # -- the fetch, and the stage's own -------------------------------------------

@@ -332,6 +332,8 @@ def test_clean_page_fields_are_the_contract() -> None:
         "comments",
         "truncated",
         "confidence",
+        "page_type",
+        "page_type_confidence",
         "url",
         "fetch_id",
         "status",
