@@ -23,6 +23,7 @@ from blockdensity.confidence import figures_of, terms
 from blockdensity.decide.kinds import TYPE_CONFIDENCE
 from blockdensity.fit import fit_text
 from blockdensity.highlight import highlight
+from blockdensity.pagetype import PageType
 from blockdensity.result import Fit
 
 __all__ = ["main"]
@@ -191,6 +192,8 @@ def _page_type_line(fit: Fit) -> str:
         return "page type: not classified (the published profile runs no rules by kind)\n"
     if fit.profile is Profile.PUBLISHED:
         ran = "given; the published profile runs no rules by kind of page"
+    elif kind is PageType.ARTICLE:
+        ran = "judged as an article"
     elif sure >= TYPE_CONFIDENCE:
         ran = f"the rules for {kind.value} pages ran"
     else:
