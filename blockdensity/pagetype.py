@@ -325,13 +325,16 @@ def _shape(evidence: Evidence, found: dict[str, float]) -> None:
 
 
 def _url(url: str, found: dict[str, float]) -> None:
-    parts = urlsplit(url.strip().lower())
+    try:
+        parts = urlsplit(url.strip().lower())
+        host = parts.hostname or ""
+    except ValueError:  # not a URL urllib can split ("http://[x/"): no URL features
+        return
     path = parts.path
     segments = [segment for segment in path.split("/") if segment]
     found["url_depth"] = min(len(segments), 6) / 6.0
     if not segments:
         found["url_root"] = 1.0
-    host = parts.hostname or ""
     for label in host.split(".")[:-1]:
         group = _URL_GROUP_OF.get(label)
         if group is not None:

@@ -18,7 +18,7 @@ from blockdensity.decode import decode
 from blockdensity.evidence import gather
 from blockdensity.measure import measure
 from blockdensity.metadata import read_declared
-from blockdensity.pagetype import Evidence, classify
+from blockdensity.pagetype import Evidence, classify, features
 from blockdensity.parse import parse
 from blockdensity.segment import walk
 
@@ -160,3 +160,11 @@ def test_the_published_profile_s_text_does_not_follow_the_page_type(html: str) -
         given = fit_text(html, PUBLISHED_CONF, page_type=kind)
         assert given.text == fit.text
         assert (given.page_type, given.page_type_confidence) == (kind, 1.0)
+
+
+@pytest.mark.parametrize("url", ["http://[x/", "https://[::1/a", "http://a]b/"])
+def test_a_url_urllib_cannot_split_is_no_evidence_and_no_error(url: str) -> None:
+    fit = fit_text(PRODUCT, url=url)
+    assert fit.page_type is PageType.PRODUCT
+    named = features(evidence_of(PRODUCT, url))
+    assert not [name for name in named if name.startswith(("url_", "host_"))]
