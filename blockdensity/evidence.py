@@ -5,9 +5,9 @@ Page (every block's element and text, the title, the element table of
 blockdensity.structure), the measure stage's words and link words per block,
 and what the metadata reading found (blockdensity.metadata.read_declared:
 the JSON-LD types, og:type, the generator, the published time, the
-authors). Two things are read from the markup itself, each with one regular
-One thing is read from the markup itself, and only when the walk met an
-itemprop attribute: microdata's itemtype names. Nothing is parsed again.
+authors). One thing is read from the markup itself, and only when the walk
+met an itemprop attribute: microdata's itemtype names. Nothing is parsed
+again.
 
 Counted as the prototype reader that trained the first weights counted them
 (a second parse of the page), but where that would cost more than a few
