@@ -85,6 +85,19 @@ class Rule(StrEnum):
     # on listings and collections, item cards: a heading between kept text and
     # the short lines after it
     ITEM_CARDS = "item_cards"
+    # on listings and collections, the page's item grid (repeated sibling
+    # cards) when it holds as many words as the page keeps
+    ITEM_GRID = "item_grid"
+    # on products, listings, collections, services and documentation: with one
+    # h1, what the tree kept outside the element around it that holds half
+    # the kept words (reviews, shipping terms, a cookie notice)
+    TITLE_REGION = "title_region"
+    # on products: a grid of short cards with prices (related products, the
+    # seller's other items) is the shop's
+    RELATED_ITEMS = "related_items"
+    # on shop, listing, service and forum pages, a kept block (or pair of
+    # blocks) that repeats one kept before it: a carousel's clones
+    DUPLICATE_TEXT = "duplicate_text"
 
 
 ARTICLE_RULES: Final = frozenset(Rule)

@@ -102,6 +102,11 @@ class Reason(StrEnum):
     SPAN_TEXT = "span_text"  # kept: a short block with few links between kept text
     ITEM_CARD = "item_card"  # kept: an item card's heading or line (listings, collections)
     DATA_TABLE = "data_table"  # kept: a cell of a data table with a kept cell (every page)
+    ITEM_GRID = "item_grid"  # kept: a block of the page's item grid (listings, collections)
+    DUPLICATE_TEXT = "duplicate_text"  # dropped: repeats text kept before it
+    # dropped: outside the element around the page's one h1 that holds half the kept words
+    OUTSIDE_TITLE_REGION = "outside_title_region"
+    RELATED_ITEMS = "related_items"  # dropped: a card of a grid of priced items (products)
 
 
 class FallbackReason(StrEnum):

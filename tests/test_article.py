@@ -506,6 +506,10 @@ UNDECLARED_REASONS = {
     Reason.CONTAINER_TEXT,
     Reason.SPAN_TEXT,
     Reason.ITEM_CARD,
+    Reason.ITEM_GRID,
+    Reason.DUPLICATE_TEXT,
+    Reason.OUTSIDE_TITLE_REGION,
+    Reason.RELATED_ITEMS,
 }
 
 

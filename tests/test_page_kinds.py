@@ -55,7 +55,8 @@ def test_a_listing_keeps_its_cards_on_a_listing_only() -> None:
 
 def test_each_rule_by_kind_of_page_can_be_switched_off() -> None:
     without = Conf(
-        article_rules=ARTICLE_RULES - {Rule.CONTAINER_TEXT, Rule.ITEM_CARDS, Rule.SPAN_TEXT}
+        article_rules=ARTICLE_RULES
+        - {Rule.CONTAINER_TEXT, Rule.ITEM_CARDS, Rule.SPAN_TEXT, Rule.ITEM_GRID}
     )
     fit = fit_text(LISTING, without, page_type=PageType.LISTING)
     assert fit.text == fit_text(LISTING, page_type=PageType.ARTICLE).text
@@ -167,3 +168,165 @@ def test_a_layout_table_is_left_to_the_tree() -> None:
         fit_text(html).text
         == fit_text(html, Conf(article_rules=ARTICLE_RULES - {Rule.DATA_TABLES})).text
     )
+
+
+def grid(count: int, *, card_class: str = "item") -> str:
+    """A shop's grid: sibling cards of a linked title, a price and a line, no heading."""
+    return (
+        "<div>"
+        + "".join(
+            f'<div class="{card_class}"><a href="/p/{n}">{seq(f"g{n}x", 1, 5)}</a>'
+            f"<div>{n + 1}.99 EUR</div><div>{seq(f'l{n}x', 1, 6)}</div></div>"
+            for n in range(count)
+        )
+        + "</div>"
+    )
+
+
+# No declared container (container_text has nothing to trust) and no headings
+# in the cards (item_cards has none to start from): the tree keeps the intro.
+SHOP = page(f"{NAV}<p>{seq('i', 1, 45)}</p>{grid(6)}<footer><p>{seq('f', 1, 8)}</p></footer>")
+
+
+def test_a_collection_keeps_its_item_grid_on_pages_of_items_only() -> None:
+    for kind in (PageType.COLLECTION, PageType.LISTING):
+        fit = fit_text(SHOP, page_type=kind)
+        for n in range(6):
+            assert seq(f"g{n}x", 1, 5) in fit.text
+            assert seq(f"l{n}x", 1, 6) in fit.text
+        assert seq("i", 1, 45) in fit.text
+        assert "n1" not in fit.text  # the navigation stays out
+        assert Reason.ITEM_GRID in {block.reason for block in fit.blocks}
+    for kind in (PageType.ARTICLE, PageType.PRODUCT):
+        assert "g0x01" not in fit_text(SHOP, page_type=kind).text
+    without = Conf(article_rules=ARTICLE_RULES - {Rule.ITEM_GRID})
+    assert "g0x01" not in fit_text(SHOP, without, page_type=PageType.COLLECTION).text
+
+
+def test_a_grid_smaller_than_the_kept_text_is_left_to_the_other_rules() -> None:
+    # Three teasers under a long text: related items, not the page's content.
+    html = page(f"<p>{seq('a', 1, 80)}</p>{grid(3)}")
+    fit = fit_text(html, page_type=PageType.COLLECTION)
+    assert seq("a", 1, 80) in fit.text
+    assert Reason.ITEM_GRID not in {block.reason for block in fit.blocks}
+
+
+def test_a_grid_in_the_navigation_is_not_the_content() -> None:
+    html = page(f"<p>{seq('i', 1, 45)}</p><nav>{grid(6)}</nav>")
+    fit = fit_text(html, page_type=PageType.COLLECTION)
+    assert "g0x01" not in fit.text
+
+
+# A carousel's slide cloned for its loop: a heading and its line, and a long
+# paragraph, each twice in another element; a short answer repeated on its
+# own is the text's.
+SLIDE = f"<div><h2>{seq('h', 1, 4)}</h2><p>{seq('s', 1, 8)}</p></div>"
+CAROUSEL = page(
+    f"<main><h1>{seq('t', 1, 5)}</h1><div><p>{seq('a', 1, 40)}</p></div>{SLIDE}"
+    f"<p>{seq('b', 1, 30)}</p><p>Yes</p><p>{seq('c', 1, 30)}</p><p>Yes</p>"
+    f"<p>{seq('d', 1, 30)}</p>{SLIDE}<div><p>{seq('a', 1, 40)}</p></div></main>"
+)
+
+
+def test_repeated_text_is_kept_once_on_a_product_page() -> None:
+    as_product = fit_text(CAROUSEL, page_type=PageType.PRODUCT)
+    as_article = fit_text(CAROUSEL, page_type=PageType.ARTICLE)
+    assert as_article.text.count(seq("a", 1, 40)) == 2
+    assert as_article.text.count(seq("s", 1, 8)) == 2
+    assert as_product.text.count(seq("a", 1, 40)) == 1
+    assert as_product.text.count(seq("h", 1, 4)) == 1
+    assert as_product.text.count(seq("s", 1, 8)) == 1
+    # A short line repeated alone stays: it is the text's own.
+    assert as_product.text.count("Yes") == as_article.text.count("Yes")
+    dropped = [block for block in as_product.blocks if block.reason is Reason.DUPLICATE_TEXT]
+    assert dropped
+    assert all(block.decision is Decision.DROPPED for block in dropped)
+    without = Conf(article_rules=ARTICLE_RULES - {Rule.DUPLICATE_TEXT})
+    assert fit_text(CAROUSEL, without, page_type=PageType.PRODUCT).text.count(seq("a", 1, 40)) == 2
+
+
+def test_an_article_and_a_documentation_page_keep_their_repeats() -> None:
+    for kind in (PageType.ARTICLE, PageType.DOCUMENTATION):
+        fit = fit_text(CAROUSEL, page_type=kind)
+        assert fit.text.count(seq("a", 1, 40)) == 2
+
+
+# A product's column (its h1, its description) and the reviews after it.
+REVIEWED = page(
+    f"<div><h1>{seq('t', 1, 4)}</h1><p>{seq('p', 1, 80)}</p></div>"
+    f"<div><p>{seq('r', 1, 30)}</p><p>{seq('s', 1, 30)}</p></div>"
+)
+
+
+def test_a_product_page_keeps_the_region_of_its_title() -> None:
+    as_product = fit_text(REVIEWED, page_type=PageType.PRODUCT)
+    as_article = fit_text(REVIEWED, page_type=PageType.ARTICLE)
+    for fit in (as_product, as_article):
+        assert seq("t", 1, 4) in fit.text
+        assert seq("p", 1, 80) in fit.text
+    assert seq("r", 1, 30) in as_article.text
+    assert seq("r", 1, 30) not in as_product.text
+    assert seq("s", 1, 30) not in as_product.text
+    reasons = {block.reason for block in as_product.blocks if block.decision is Decision.DROPPED}
+    assert Reason.OUTSIDE_TITLE_REGION in reasons
+    without = Conf(article_rules=ARTICLE_RULES - {Rule.TITLE_REGION})
+    assert seq("r", 1, 30) in fit_text(REVIEWED, without, page_type=PageType.PRODUCT).text
+
+
+def test_a_page_with_two_titles_or_a_title_in_a_small_region_keeps_its_text() -> None:
+    two = REVIEWED.replace("<div><p>", f"<div><h1>{seq('u', 1, 4)}</h1><p>", 1)
+    assert seq("r", 1, 30) in fit_text(two, page_type=PageType.PRODUCT).text
+    # The h1's column holds less than half the kept words: the region is the page.
+    small = page(
+        f"<div><h1>{seq('t', 1, 4)}</h1><p>{seq('p', 1, 20)}</p></div>"
+        f"<div><p>{seq('r', 1, 45)}</p><p>{seq('s', 1, 45)}</p></div>"
+    )
+    assert seq("r", 1, 45) in fit_text(small, page_type=PageType.PRODUCT).text
+
+
+def test_a_paragraph_said_twice_in_one_element_is_kept_twice() -> None:
+    html = page(
+        f"<main><h1>{seq('t', 1, 5)}</h1><p>{seq('a', 1, 40)}</p>"
+        f"<p>{seq('b', 1, 30)}</p><p>{seq('a', 1, 40)}</p></main>"
+    )
+    assert fit_text(html, page_type=PageType.PRODUCT).text.count(seq("a", 1, 40)) == 2
+
+
+def priced(count: int) -> str:
+    """A grid of related products: a linked title and a price each."""
+    return (
+        "<div>"
+        + "".join(
+            f'<div class="other"><p><a href="/o/{n}">{seq(f"o{n}x", 1, 4)}</a></p>'
+            f"<p>${n + 10}.00 {seq(f'q{n}x', 1, 3)}</p></div>"
+            for n in range(count)
+        )
+        + "</div>"
+    )
+
+
+# The product's text, then four other products with prices, then more text:
+# the tree keeps the cards' lines between the description's paragraphs.
+SHELF = page(
+    f"<main><h1>{seq('t', 1, 4)}</h1><p>{seq('a', 1, 45)}</p>{priced(4)}"
+    f"<p>{seq('b', 1, 45)}</p></main>"
+)
+
+
+def test_a_product_page_drops_the_grid_of_other_priced_items() -> None:
+    without = Conf(article_rules=ARTICLE_RULES - {Rule.RELATED_ITEMS})
+    before = fit_text(SHELF, without, page_type=PageType.PRODUCT)
+    assert "q1x01" in before.text  # kept without the rule: the check sees the cards
+    fit = fit_text(SHELF, page_type=PageType.PRODUCT)
+    assert seq("a", 1, 45) in fit.text
+    assert seq("b", 1, 45) in fit.text
+    for n in range(4):
+        assert f"q{n}x01" not in fit.text
+    dropped = {block.reason for block in fit.blocks if block.decision is Decision.DROPPED}
+    assert Reason.RELATED_ITEMS in dropped
+    assert "q1x01" in fit_text(SHELF, page_type=PageType.COLLECTION).text
+
+
+def test_a_grid_without_prices_stays_on_a_product_page() -> None:
+    unpriced = SHELF.replace("$", "#")
+    assert "q1x01" in fit_text(unpriced, page_type=PageType.PRODUCT).text

@@ -23,14 +23,24 @@ __all__ = ["KIND_ONLY", "KIND_RULES", "TYPE_CONFIDENCE", "rules_for"]
 
 # The rules that the content area of a page other than an article needs.
 _NOT_AN_ARTICLE: Final = frozenset((Rule.FOOTER_MAJORITY, Rule.CONTAINER_TEXT, Rule.SPAN_TEXT))
+# The rules of a page of items: its cards, its grid, its title's region, no text twice.
+_ITEMS: Final = frozenset((Rule.ITEM_CARDS, Rule.ITEM_GRID, Rule.TITLE_REGION, Rule.DUPLICATE_TEXT))
 KIND_RULES: Final[dict[PageType, frozenset[Rule]]] = {
     PageType.ARTICLE: frozenset(),
-    PageType.FORUM: frozenset((Rule.FOOTER_MAJORITY, Rule.FORUM_POSTS)),
-    PageType.PRODUCT: frozenset((Rule.FOOTER_MAJORITY, Rule.SPAN_TEXT)),
-    PageType.COLLECTION: _NOT_AN_ARTICLE | {Rule.ITEM_CARDS},
-    PageType.LISTING: _NOT_AN_ARTICLE | {Rule.ITEM_CARDS},
-    PageType.DOCUMENTATION: _NOT_AN_ARTICLE,
-    PageType.SERVICE: _NOT_AN_ARTICLE,
+    PageType.FORUM: frozenset((Rule.FOOTER_MAJORITY, Rule.FORUM_POSTS, Rule.DUPLICATE_TEXT)),
+    PageType.PRODUCT: frozenset(
+        (
+            Rule.FOOTER_MAJORITY,
+            Rule.SPAN_TEXT,
+            Rule.TITLE_REGION,
+            Rule.RELATED_ITEMS,
+            Rule.DUPLICATE_TEXT,
+        )
+    ),
+    PageType.COLLECTION: _NOT_AN_ARTICLE | _ITEMS,
+    PageType.LISTING: _NOT_AN_ARTICLE | _ITEMS,
+    PageType.DOCUMENTATION: _NOT_AN_ARTICLE | {Rule.TITLE_REGION},
+    PageType.SERVICE: _NOT_AN_ARTICLE | {Rule.TITLE_REGION, Rule.DUPLICATE_TEXT},
 }
 # The rules that run only on the kinds the table gives them.
 KIND_ONLY: Final = frozenset().union(*KIND_RULES.values())

@@ -40,6 +40,10 @@ class Outcome(IntEnum):
     SPAN = 15  # kept: a short block with few links between kept text
     CARD = 16  # kept: an item card's heading or line
     TABLE = 17  # kept: a cell of a data table with a kept cell
+    GRID = 18  # kept: a block of the page's item grid
+    DUPLICATE = 19  # repeats text kept before it
+    OUTSIDE_TITLE = 20  # outside the region of the page's one h1
+    RELATED = 21  # in a grid of short cards with prices, on a product page
 
 
 KEPT_OUTCOMES: Final = frozenset(
@@ -53,6 +57,7 @@ KEPT_OUTCOMES: Final = frozenset(
         Outcome.SPAN,
         Outcome.CARD,
         Outcome.TABLE,
+        Outcome.GRID,
     )
 )
 
@@ -72,6 +77,10 @@ RULE_OUTCOMES: Final = {
     Rule.SPAN_TEXT: Outcome.SPAN,
     Rule.ITEM_CARDS: Outcome.CARD,
     Rule.DATA_TABLES: Outcome.TABLE,
+    Rule.ITEM_GRID: Outcome.GRID,
+    Rule.DUPLICATE_TEXT: Outcome.DUPLICATE,
+    Rule.TITLE_REGION: Outcome.OUTSIDE_TITLE,
+    Rule.RELATED_ITEMS: Outcome.RELATED,
 }
 
 # How each outcome is reported: its Decision, and its Reason (None: the
@@ -95,4 +104,8 @@ REPORTED: Final[dict[Outcome, tuple[Decision, Reason | None]]] = {
     Outcome.SPAN: (Decision.CONTENT, Reason.SPAN_TEXT),
     Outcome.CARD: (Decision.CONTENT, Reason.ITEM_CARD),
     Outcome.TABLE: (Decision.CONTENT, Reason.DATA_TABLE),
+    Outcome.GRID: (Decision.CONTENT, Reason.ITEM_GRID),
+    Outcome.DUPLICATE: (Decision.DROPPED, Reason.DUPLICATE_TEXT),
+    Outcome.OUTSIDE_TITLE: (Decision.DROPPED, Reason.OUTSIDE_TITLE_REGION),
+    Outcome.RELATED: (Decision.DROPPED, Reason.RELATED_ITEMS),
 }

@@ -7,7 +7,8 @@ docs/spec.md section 5); then each family of rules that the configuration
 runs overrides the outcomes it acts on (PASSES: the article profile's rules,
 decide.article; then the rules by kind of page, which decide.kinds runs on
 the kinds of page they serve: decide.container, decide.forum,
-decide.listing). Where the rules took everything the tree kept, the
+decide.listing, decide.grid, decide.title, decide.related,
+decide.duplicates). Where the rules took everything the tree kept, the
 published verdict stands; where nothing with words is left, the whole page
 is kept and the verdict says why (the fallback, docs/spec.md section 6).
 
@@ -22,7 +23,18 @@ from collections.abc import Callable
 from typing import Final
 
 from blockdensity.conf import Conf, Rule
-from blockdensity.decide import article, container, forum, listing, semantic, tables
+from blockdensity.decide import (
+    article,
+    container,
+    duplicates,
+    forum,
+    grid,
+    listing,
+    related,
+    semantic,
+    tables,
+    title,
+)
 from blockdensity.decide.board import Board
 from blockdensity.decide.kinds import rules_for
 from blockdensity.decide.outcome import KEPT_OUTCOMES, Outcome
@@ -47,6 +59,11 @@ PASSES: Final[tuple[tuple[frozenset[Rule], Pass], ...]] = (
     (frozenset((Rule.CONTAINER_TEXT,)), container.apply_container),
     (frozenset((Rule.SPAN_TEXT,)), container.apply_span),
     (frozenset((Rule.ITEM_CARDS,)), listing.apply),
+    (frozenset((Rule.ITEM_GRID,)), grid.apply),
+    (frozenset((Rule.TITLE_REGION,)), title.apply),
+    (frozenset((Rule.RELATED_ITEMS,)), related.apply),
+    # Last: it compares what every other rule kept.
+    (frozenset((Rule.DUPLICATE_TEXT,)), duplicates.apply),
 )
 _KEPT: Final = Outcome.KEPT
 _BOILERPLATE: Final = Outcome.BOILERPLATE

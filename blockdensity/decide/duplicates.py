@@ -1,0 +1,62 @@
+"""The rule of repeated text: a block the page already showed is not shown again.
+
+Shop, listing, service and forum pages repeat themselves: a carousel's
+slides cloned for its loop, a product's feature section rendered once for
+the desktop and once for the phone, a banner above and below the grid, a
+quoted post. The published tree keeps each copy, and every copy of a text
+the ground truth holds once counts against the fit's precision.
+duplicate_text drops, among the kept blocks in document order, a block of
+at least LONG_WORDS words whose text (whitespace collapsed) a kept block
+before it had, and two consecutive kept blocks that repeat two consecutive
+kept blocks before them (a cloned slide's heading and line), when the copy
+sits in another element than the first (its parent: another slide, the
+phone's version of the section). A short block repeated alone is left (a
+table's "Yes", a recipe's "Eat every 2-3 hours" are the text's own), and so
+is a paragraph repeated within one element: a text that says a thing twice
+(a test page's filler) says it so. Measured on the four development sets (BENCHMARKS.md,
+"Rules by kind of page"); it runs on the kinds of page decide.kinds gives it.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from blockdensity.decide.board import Board
+from blockdensity.decide.outcome import KEPT_OUTCOMES, Outcome
+from blockdensity.structure import Structure
+
+__all__ = ["LONG_WORDS", "apply"]
+
+# A kept block of at least this many words is dropped when its text was kept before.
+LONG_WORDS: Final = 10
+_PAIR: Final = 2  # a repeat needs two kept blocks
+
+
+def apply(board: Board, outcomes: list[Outcome]) -> None:
+    """duplicate_text: a kept block, or a kept pair, that repeats an earlier one goes."""
+    words = board.words
+    kept = [
+        index for index, outcome in enumerate(outcomes) if outcome in KEPT_OUTCOMES and words[index]
+    ]
+    if len(kept) < _PAIR:
+        return
+    texts = board.page.block_texts()
+    keys = [" ".join(texts[index].split()) for index in kept]
+    structure = Structure(board.page)
+    parents = [structure.parents[structure.entry(index)] for index in kept]
+    # Each text, and each pair of consecutive texts, with the parent of its first copy.
+    seen: dict[str, int] = {}
+    pairs: dict[tuple[str, str], int] = {}
+    repeated: set[int] = set()
+    for place, index in enumerate(kept):
+        key, parent = keys[place], parents[place]
+        if words[index] >= LONG_WORDS and seen.get(key, parent) != parent:
+            repeated.add(index)
+        seen.setdefault(key, parent)
+        if place + 1 < len(kept):
+            pair = (key, keys[place + 1])
+            if pairs.get(pair, parent) != parent:
+                repeated.update((index, kept[place + 1]))
+            pairs.setdefault(pair, parent)
+    for index in repeated:
+        outcomes[index] = Outcome.DUPLICATE

@@ -1,0 +1,92 @@
+"""The rule of a listing's or a collection's item grid: its cards are its content.
+
+A shop's category page or a blog's index is a grid of cards: sibling
+elements of one tag and one class, each a linked title and a line or two
+(a price, a teaser, a date). The published tree rejects a card's title as
+link-dense and its lines as short, so that such a page keeps its intro and
+its footer's prose and loses its items; where the page declares no main
+container (container_text) and its cards have no headings (item_cards),
+nothing else brings them back.
+
+item_grid finds the page's grid by structure alone (blockdensity.structure:
+repeated siblings): the group of at least three sibling elements with one
+tag and one class signature, most of them cards (two blocks with words or
+more, a median card of at most CARD_WORDS words), none of its blocks in a
+dropped element or region but the containers the article rules trust, that
+holds the most words. When that grid holds at least as many words as the
+page keeps (the other rules may have left nothing: a page whose only prose
+is a cookie notice), it is the page's content and every block of it is kept; a
+smaller grid (related products, a few teasers beside an article) is left
+to the other rules. Measured on the four development sets (BENCHMARKS.md,
+"Rules by kind of page"); it runs on listings and collections (decide.kinds).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from blockdensity.article import CONTENT_SCOPE, MAIN_SCOPE
+from blockdensity.decide.board import Board
+from blockdensity.decide.outcome import KEPT_OUTCOMES, Outcome
+from blockdensity.structure import Structure
+
+__all__ = ["CARD_WORDS", "LEAST_CARDS", "apply", "grid"]
+
+# A grid has at least this many cards, siblings of one tag and one class.
+LEAST_CARDS: Final = 3
+# A card is two blocks with words or more (a title and a line)...
+_CARD_BLOCKS: Final = 2
+# ... and at least two thirds of a grid's siblings are cards (the rest: a
+# banner, an empty placeholder).
+_CARD_SHARE_NUM: Final = 2
+_CARD_SHARE_DEN: Final = 3
+# A grid's median card has at most this many words: a card, not an article's section.
+CARD_WORDS: Final = 80
+_CONTAINERS: Final = frozenset((MAIN_SCOPE, CONTENT_SCOPE))
+
+
+def apply(board: Board, outcomes: list[Outcome]) -> None:
+    """item_grid: the page's item grid, when it holds as many words as the page keeps."""
+    blocks, grid_words = grid(board)
+    kept_words = sum(
+        words
+        for words, outcome in zip(board.words, outcomes, strict=True)
+        if outcome in KEPT_OUTCOMES
+    )
+    if not blocks or grid_words < kept_words:
+        return
+    for index in blocks:
+        if outcomes[index] not in KEPT_OUTCOMES:
+            outcomes[index] = Outcome.GRID
+
+
+def grid(board: Board) -> tuple[list[int], int]:
+    """The blocks with words of the page's item grid and its words; ([], 0): none."""
+    structure = Structure(board.page)
+    words, scopes, labels = board.words, board.scopes, board.labels
+    best: list[int] = []
+    best_words = 0
+    for repeat in structure.repeated(LEAST_CARDS):
+        siblings = [
+            [index for index in structure.blocks_of(entry) if words[index]]
+            for entry in repeat.entries
+        ]
+        cards = [blocks for blocks in siblings if len(blocks) >= _CARD_BLOCKS]
+        if len(cards) < LEAST_CARDS or _CARD_SHARE_DEN * len(cards) < _CARD_SHARE_NUM * len(
+            siblings
+        ):
+            continue
+        if any(
+            scopes[index] >= 0 and labels[scopes[index]] not in _CONTAINERS
+            for blocks in siblings
+            for index in blocks
+        ):
+            continue  # in navigation, a footer, comments or a box: not the content
+        card_words = sorted(sum(words[index] for index in blocks) for blocks in cards)
+        if card_words[len(card_words) // 2] > CARD_WORDS:
+            continue
+        total = sum(card_words)
+        if total > best_words:
+            best = [index for blocks in siblings for index in blocks]
+            best_words = total
+    return best, best_words
