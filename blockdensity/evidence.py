@@ -162,18 +162,25 @@ def _phrases(short: list[str]) -> set[str]:
 
 
 def _itemtypes(markup: str | bytes) -> frozenset[str]:
-    """The last path segment of every microdata itemtype in the markup."""
+    """The last path segment of every microdata itemtype in the markup.
+
+    The pattern is tried only where `find` (a scan in C, several times a regular
+    expression's search over a whole page) sees the attribute's name."""
+    values: list[str] = []
     if isinstance(markup, bytes):
-        if b"itemtype" not in markup:
-            return frozenset()
-        values = [value.decode("utf-8", "replace") for value in _ITEMTYPE_BYTES.findall(markup)]
-    elif "itemtype" not in markup:
-        return frozenset()
+        start = markup.find(b"itemtype")
+        while start >= 0:
+            found = _ITEMTYPE_BYTES.match(markup, start)
+            if found:
+                values.append(found.group(1).decode("utf-8", "replace"))
+            start = markup.find(b"itemtype", found.end() if found else start + 8)
     else:
-        values = _ITEMTYPE.findall(markup)
-    found: set[str] = set()
-    for value in values:
-        name = value.rstrip("/").rsplit("/", 1)[-1]
-        if name:
-            found.add(name)
-    return frozenset(found)
+        start = markup.find("itemtype")
+        while start >= 0:
+            match = _ITEMTYPE.match(markup, start)
+            if match:
+                values.append(match.group(1))
+            start = markup.find("itemtype", match.end() if match else start + 8)
+    names = {value.rstrip("/").rsplit("/", 1)[-1] for value in values}
+    names.discard("")
+    return frozenset(names)
