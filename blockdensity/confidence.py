@@ -17,7 +17,7 @@ change to the fit's rules (`python -m bench.confidence_train --write`).
 
 Cost: three counts over the page's outcomes, a sum of its link words and two
 maps over the kept blocks, each a loop in C (list.count, sum, map), and a dot
-product of eighteen weights: tens of microseconds on a typical page, about
+product of twenty-five weights: tens of microseconds on a typical page, about
 0.4% of its fit (measured on WCXB's pages).
 """
 
@@ -29,6 +29,7 @@ from typing import Final, NamedTuple
 
 from blockdensity.decide.outcome import Outcome
 from blockdensity.decide.stage import Verdict
+from blockdensity.pagetype import PageType
 from blockdensity.result import Decision, FallbackReason, Fit, Metadata, Reason
 
 __all__ = [
@@ -60,6 +61,8 @@ class Figures(NamedTuple):
     rule_kept: int  # blocks kept against the tree or a drop (prose, between text, majority)
     fallback: FallbackReason | None  # Fit.fallback_reason
     declares_article: bool  # the page's declared type (og:type, JSON-LD @type) names an article
+    page_type: PageType | None  # Fit.page_type: the kind the rules followed, None if unclassified
+    type_confidence: float  # Fit.page_type_confidence (0 when None)
 
 
 _KEPT: Final = Outcome.KEPT
@@ -67,16 +70,19 @@ _BOILERPLATE: Final = Outcome.BOILERPLATE
 _DROPPED: Final = Outcome.DROPPED
 
 
-def figures(
+def figures(  # noqa: PLR0913 - the stages' figures, then the page's kind
     words: int,
     links: list[int],
     verdict: Verdict,
     fallback: FallbackReason | None,
     metadata: Metadata,
+    *,
+    page_type: PageType | None = None,
+    type_confidence: float = 0.0,
 ) -> Figures:
     """The figures of a fit, from the page's words (Fit.words_total), the measure stage's
-    link words of each block, the decide stage's verdict, the fit's fallback reason and
-    the page's metadata."""
+    link words of each block, the decide stage's verdict, the fit's fallback reason, the
+    page's metadata, and its kind with the classifier's confidence (as Fit reports them)."""
     kept = verdict.kept
     outcomes = verdict.outcomes
     blocks = len(outcomes)
@@ -108,6 +114,8 @@ def figures(
         rule_kept=rule_kept,
         fallback=fallback,
         declares_article=declared is not None and "article" in declared.lower(),
+        page_type=page_type,
+        type_confidence=type_confidence if page_type is not None else 0.0,
     )
 
 
@@ -141,6 +149,8 @@ def figures_of(fit: Fit) -> Figures:
         rule_kept=len(kept) - tree_kept if counted else 0,
         fallback=fit.fallback_reason,
         declares_article=declared is not None and "article" in declared.lower(),
+        page_type=fit.page_type,
+        type_confidence=fit.page_type_confidence or 0.0,
     )
 
 
@@ -164,11 +174,15 @@ FEATURES: Final = (
     "rule_kept",  # share of blocks kept against the tree or a drop
     "article",  # 1 when the page declares itself an article
     *(f"fallback_{reason.value}" for reason in FallbackReason),  # 1 for the fit's reason
+    # 1 for the kind the classifier took the page for (an article: none of them)
+    *(f"type_{kind.value}" for kind in PageType if kind is not PageType.ARTICLE),
+    "type_confidence",  # the classifier's probability of that kind (0 unclassified)
 )
 
 _WORDS_PER_BLOCK_SCALE: Final = math.log(1000.0)
 _LENGTH_SCALE: Final = math.log(20000.0)
 _REASONS: Final = tuple(FallbackReason)
+_KINDS: Final = tuple(kind for kind in PageType if kind is not PageType.ARTICLE)
 
 
 def features(figures: Figures) -> tuple[float, ...]:
@@ -193,6 +207,8 @@ def features(figures: Figures) -> tuple[float, ...]:
         figures.rule_kept / blocks,
         1.0 if figures.declares_article else 0.0,
         *(1.0 if figures.fallback is reason else 0.0 for reason in _REASONS),
+        *(1.0 if figures.page_type is kind else 0.0 for kind in _KINDS),
+        figures.type_confidence,
     )
 
 
@@ -221,23 +237,30 @@ def confidence(figures: Figures) -> float:
 
 # BEGIN WEIGHTS (written by bench/confidence_train.py; edit there, not here)
 WEIGHTS: Final[tuple[float, ...]] = (
-    0.1774,  # bias
-    3.3541,  # kept_words
-    -0.9125,  # kept_blocks
-    -2.4805,  # pieces
-    3.9804,  # words_per_block
-    -1.8163,  # length
-    -1.5467,  # kept_link_density
-    0.8496,  # dropped_link_density
-    -1.4923,  # rejected
-    -0.7144,  # dropped
-    1.0117,  # rule_dropped
-    -3.8698,  # rule_kept
-    0.4933,  # article
-    -0.7833,  # fallback_single_block
-    -1.5188,  # fallback_nothing_kept
-    2.1075,  # fallback_no_text
-    -0.3347,  # fallback_noscript
-    -0.2576,  # fallback_deferred_content
+    0.4264,  # bias
+    2.6208,  # kept_words
+    -0.9976,  # kept_blocks
+    -2.4437,  # pieces
+    3.3815,  # words_per_block
+    -1.4173,  # length
+    -0.6958,  # kept_link_density
+    0.6207,  # dropped_link_density
+    -1.0306,  # rejected
+    -0.2921,  # dropped
+    0.6549,  # rule_dropped
+    -1.1370,  # rule_kept
+    -0.0549,  # article
+    -1.0470,  # fallback_single_block
+    -1.5968,  # fallback_nothing_kept
+    1.6653,  # fallback_no_text
+    -0.4517,  # fallback_noscript
+    -0.6412,  # fallback_deferred_content
+    -0.3652,  # type_forum
+    -0.8651,  # type_product
+    -0.8451,  # type_collection
+    -0.3857,  # type_listing
+    -0.1269,  # type_documentation
+    -0.2187,  # type_service
+    0.7900,  # type_confidence
 )
 # END WEIGHTS

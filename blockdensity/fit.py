@@ -120,6 +120,8 @@ def record(  # noqa: PLR0913, PLR0917 - every stage's result, and the configurat
     # A whole page's fallback says why the text is all of it; else the
     # reading taken, when it was not the browser's (blockdensity.read).
     fallback_reason = verdict.fallback or _READING_REASONS.get(parsed.reading)
+    # The kind as Fit reports it (its probability rounded), which the confidence reads too.
+    page_type, type_confidence = (None, None) if kind is None else (kind[0], round(kind[1], 4))
     return Fit(
         text=text,
         title=page.title,
@@ -139,10 +141,18 @@ def record(  # noqa: PLR0913, PLR0917 - every stage's result, and the configurat
         encoding=source.encoding,
         comments=rendered.comments,
         truncated=parsed.truncated,
-        page_type=None if kind is None else kind[0],
-        page_type_confidence=None if kind is None else round(kind[1], 4),
+        page_type=page_type,
+        page_type_confidence=type_confidence,
         confidence=confidence(
-            figures(words_total, measures.links, verdict, fallback_reason, metadata)
+            figures(
+                words_total,
+                measures.links,
+                verdict,
+                fallback_reason,
+                metadata,
+                page_type=page_type,
+                type_confidence=type_confidence or 0.0,
+            )
         ),
     )
 

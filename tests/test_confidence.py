@@ -19,7 +19,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bench.confidence_train import weight_table, write_weights
-from blockdensity import DEFAULT_CONF, PUBLISHED_CONF, Conf, FallbackReason, fit_text
+from blockdensity import DEFAULT_CONF, PUBLISHED_CONF, Conf, FallbackReason, PageType, fit_text
 from blockdensity.confidence import (
     FEATURES,
     WEIGHTS,
@@ -80,9 +80,18 @@ def _stages(html: str, conf: Conf) -> Figures:
     source = decode(html)
     page = walk(parse(source, conf), conf)
     measures = measure(page)
-    verdict = decide(page, measures, conf)
     fit = fit_text(html, conf)
-    return figures(sum(measures.words), measures.links, verdict, fit.fallback_reason, fit.metadata)
+    kind = fit.page_type or PageType.ARTICLE
+    verdict = decide(page, measures, conf, kind, fit.page_type_confidence or 0.0)
+    return figures(
+        sum(measures.words),
+        measures.links,
+        verdict,
+        fit.fallback_reason,
+        fit.metadata,
+        page_type=fit.page_type,
+        type_confidence=fit.page_type_confidence or 0.0,
+    )
 
 
 @pytest.mark.parametrize("conf", [DEFAULT_CONF, PUBLISHED_CONF], ids=["article", "published"])
@@ -208,6 +217,8 @@ def _figures(draw: st.DrawFn) -> Figures:
         rule_kept=draw(st.integers(min_value=0, max_value=kept)),
         fallback=draw(st.none() | st.sampled_from(FallbackReason)),
         declares_article=draw(st.booleans()),
+        page_type=draw(st.none() | st.sampled_from(PageType)),
+        type_confidence=draw(st.floats(min_value=0.0, max_value=1.0)),
     )
 
 
