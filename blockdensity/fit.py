@@ -20,13 +20,14 @@ from __future__ import annotations
 import hashlib
 from typing import Final
 
-from blockdensity.conf import DEFAULT_CONF, Conf
+from blockdensity.conf import DEFAULT_CONF, Comments, Conf
 from blockdensity.confidence import confidence, figures
 from blockdensity.decide import Verdict, decide
 from blockdensity.decide.outcome import REPORTED
 from blockdensity.decide.tree import LEAVES, link_density_permil
 from blockdensity.decode import Source, decode
 from blockdensity.language import detect_language
+from blockdensity.markdown import render_markdown
 from blockdensity.measure import Measures, measure
 from blockdensity.metadata import read_metadata
 from blockdensity.pagetype import PageType
@@ -108,6 +109,7 @@ def record(  # noqa: PLR0913, PLR0917 - every stage's result, and the configurat
         lang=page.lang,
         fallback_reason=fallback_reason,
         block_factory=lambda: _block_records(page, measures, verdict),
+        markdown_factory=lambda: _markdowns(page, verdict, conf.comments),
         blocks_total=len(page.blocks),
         blocks_with_words=len(words) - words.count(0),
         blocks_kept=len(verdict.kept),
@@ -125,6 +127,18 @@ def record(  # noqa: PLR0913, PLR0917 - every stage's result, and the configurat
             figures(words_total, measures.links, verdict, fallback_reason, metadata)
         ),
     )
+
+
+def _markdowns(page: Page, verdict: Verdict, comments: Comments) -> tuple[str, str | None]:
+    """Fit.markdown and Fit.comments_markdown, rendered when first read: the blocks the
+    text and the comments hold, as `render` puts them together."""
+    text = render_markdown(page, verdict.kept)
+    if not verdict.comments or comments is Comments.DROP:
+        return text, None
+    comments_text = render_markdown(page, verdict.comments)
+    if comments is Comments.INCLUDE:
+        text = f"{text}\n\n{comments_text}" if text else comments_text
+    return text, comments_text or None
 
 
 def _block_records(page: Page, measures: Measures, verdict: Verdict) -> tuple[Block, ...]:
