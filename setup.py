@@ -73,6 +73,7 @@ COMPILED = [
     "blockdensity/decide/tables.py",
     "blockdensity/decide/stage.py",
     "blockdensity/render.py",
+    "blockdensity/markdown.py",
     "blockdensity/fit.py",
     "blockdensity/article.py",
     "blockdensity/metadata.py",

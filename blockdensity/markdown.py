@@ -23,6 +23,7 @@ import re
 from collections.abc import Sequence
 from typing import Final, NamedTuple
 
+from blockdensity import _text
 from blockdensity.render import block_lines
 from blockdensity.segment import BREAK_MARK, PRE, Page
 from blockdensity.structure import Structure
@@ -42,16 +43,18 @@ _MIN_COLUMNS: Final = 2
 # strikethrough and entity references, and the escape itself. An underscore
 # between two letters or digits opens and closes nothing (CommonMark's
 # flanking rules), so snake_case stays as it is.
-_INLINE: Final = re.compile(r"[\\`*\[\]<~]|&(?=#?[0-9A-Za-z]+;)|(?<![^\W_])_|_(?![^\W_])")
+_INLINE: Final = re.compile(r"[\\`*\[\]<~_]|&(?=#?[0-9A-Za-z]+;)")
 # At a line's start: a heading, a blockquote, a list marker, a thematic
 # break, a setext underline or a table's delimiter row (the first character
 # escaped is enough), an ordered list marker (its dot or parenthesis).
 _LINE_START: Final = re.compile(
-    r"^(?:[>|]|:(?=.*\|)|#(?=#*(?:\s|$))|=(?==*\s*$)|[-+](?=[\s\-|:]|$))"
+    r"^(?:[>|]|:(?=.*\|)|#(?=#*(?:[ \t]|$))|=(?==*[ \t]*$)|[-+](?=[ \t\-|:]|$))", re.MULTILINE
 )
-_ORDERED: Final = re.compile(r"^(\d{1,9})([.)])(?=\s|$)")
+_ORDERED: Final = re.compile(r"^(\d{1,9})([.)])(?=[ \t]|$)", re.MULTILINE)
+# The first characters of the lines the two patterns above may escape.
+_STARTS: Final = frozenset(">|:#=-+0123456789")
 # A heading's closing sequence: a run of # at its end.
-_CLOSING: Final = re.compile(r"(?<!#)#(?=#*$)")
+_CLOSING: Final = re.compile(r"(?<!#)#(?=#*$)", re.MULTILINE)
 _BACKTICKS: Final = re.compile(r"`+")
 _LANGUAGE: Final = re.compile(r"[\w+#.-]+")
 
@@ -59,26 +62,61 @@ _LANGUAGE: Final = re.compile(r"[\w+#.-]+")
 def escape_line(line: str) -> str:
     """One line of text (no newline, no leading or trailing whitespace) as Markdown that
     parses back as the same text: inline markup escaped, and what would start a block."""
-    line = _INLINE.sub(r"\\\g<0>", line)
-    line = _LINE_START.sub(r"\\\g<0>", line)
-    return _ORDERED.sub(r"\1\\\2", line)
+    return escape_lines([line])[0]
+
+
+def escape_lines(lines: list[str]) -> list[str]:
+    """`escape_line` of each line (escaped together: one pass of each pattern)."""
+    escaped = _INLINE.sub(_escaped, "\n".join(lines)).split("\n")
+    for place, line in enumerate(escaped):
+        if line[:1] in _STARTS:
+            escaped[place] = _ORDERED.sub(r"\1\\\2", _LINE_START.sub(_escaped, line))
+    return escaped
+
+
+def _escaped(found: re.Match[str]) -> str:
+    char = found[0]
+    if char == "_":
+        text, at = found.string, found.start()
+        if 0 < at < len(text) - 1 and text[at - 1].isalnum() and text[at + 1].isalnum():
+            return char
+    return "\\" + char
 
 
 def escape_heading(text: str) -> str:
     """A heading's text as an ATX heading's content (its trailing # kept as text)."""
-    return _CLOSING.sub(r"\\#", _INLINE.sub(r"\\\g<0>", text))
+    return escape_headings([text])[0]
+
+
+def escape_headings(texts: list[str]) -> list[str]:
+    """`escape_heading` of each text (escaped together)."""
+    return _CLOSING.sub(_escaped, _INLINE.sub(_escaped, "\n".join(texts))).split("\n")
 
 
 def escape_cell(text: str) -> str:
     """A table cell's text as a pipe table's cell: its inline markup and its pipes escaped."""
-    return _INLINE.sub(r"\\\g<0>", text).replace("|", r"\|")
+    return _INLINE.sub(_escaped, text).replace("|", r"\|")
+
+
+class _Context(NamedTuple):
+    """Where an entry sits: what its blocks render as."""
+
+    chain: tuple[int, ...]  # the li and blockquote entries around it and it, outermost first
+    level: int  # the heading it is in: 1-6; 0: none
+    cell: int  # the innermost table cell around it or it; -1: none
+    pre: int  # the innermost <pre> around it or it; -1: none
+
+
+_OUTSIDE: Final = _Context((), 0, -1, -1)
+_LEVELS: Final = {f"h{level}": level for level in range(1, 7)}
+_CONTEXT_TAGS: Final = _CONTAINERS | _CELLS | _HEADINGS | {"pre"}
 
 
 class _Unit(NamedTuple):
     """What one or more consecutive kept blocks render as."""
 
     kind: str  # "paragraph", "heading", "code", "table"
-    key: int  # the block (paragraph, heading), the <pre> or the table entry
+    key: int  # the block (paragraph), the level (heading), the <pre> or the table entry
     chain: tuple[int, ...]  # the li and blockquote entries around it, outermost first
     lines: list[str]  # its Markdown lines, without the containers' prefixes
 
@@ -116,10 +154,36 @@ class _Renderer:
         self.structure = Structure(page)
         self.tags = self.structure.tags
         self.data_tables: dict[int, bool] = {}
+        self.contexts: dict[int, _Context] = {}
+        self.places = self.structure.places()
+        self.parents = self.structure.parents
+        self.header_rows: dict[int, bool] = {}
 
-    def chain(self, entry: int) -> tuple[int, ...]:
+    def context(self, entry: int) -> _Context:
+        """Where the entry sits: worked out once per entry, from its parent's."""
+        contexts = self.contexts
+        known = contexts.get(entry)
+        if known is not None:
+            return known
+        # The entries around it not yet known, innermost first; then down from there.
+        path = []
+        parents = self.parents
+        while entry >= 0 and entry not in contexts:
+            path.append(entry)
+            entry = parents[entry]
+        outer = contexts[entry] if entry >= 0 else _OUTSIDE
         tags = self.tags
-        return tuple(reversed([e for e in self.structure.lineage(entry) if tags[e] in _CONTAINERS]))
+        for inner in reversed(path):
+            tag = tags[inner]
+            if tag in _CONTEXT_TAGS:
+                outer = _Context(
+                    (*outer.chain, inner) if tag in _CONTAINERS else outer.chain,
+                    _LEVELS.get(tag, outer.level),
+                    inner if tag in _CELLS else outer.cell,
+                    inner if tag == "pre" else outer.pre,
+                )
+            contexts[inner] = outer
+        return outer
 
     def is_data_table(self, table: int) -> bool:
         known = self.data_tables.get(table)
@@ -138,53 +202,65 @@ class _Renderer:
     def units(self, kept: Sequence[int]) -> list[_Unit]:
         page, structure = self.page, self.structure
         blocks, texts = page.blocks, page.block_texts()
+        entries = structure.block_entries
+        # The one-line blocks' lines, collapsed in one pass as render_blocks does.
+        plain = [
+            index for index in kept if not blocks[index][PRE] and BREAK_MARK not in texts[index]
+        ]
+        collapsed = _text.collapse([texts[index] for index in plain]).split("\n") if plain else []
+        one_line = dict(zip(plain, collapsed, strict=True)) if len(collapsed) == len(plain) else {}
         units: list[_Unit] = []
         tables: dict[int, _Table] = {}
         for index in kept:
             info, text = blocks[index], texts[index]
-            entry = structure.entry(index)
+            context = self.context(entries[index])
             if info[PRE]:
-                pre = structure.nearest(entry, ("pre",))
-                key = pre if pre >= 0 else entry
+                key = context.pre if context.pre >= 0 else entries[index]
                 lines = _code_lines(text)
                 last = units[-1] if units else None
                 if last is not None and last.kind == "code" and last.key == key:
                     last.lines.extend(lines)
                 elif lines:
-                    units.append(_Unit("code", key, self.chain(key), lines))
+                    units.append(_Unit("code", key, self.context(key).chain, lines))
                 continue
-            cell = structure.cell(index)
-            if cell is not None and cell.table >= 0 and self.is_data_table(cell.table):
-                text_lines = block_lines(info, text)
-                if not text_lines:
-                    continue
-                last = units[-1] if units else None
-                if last is None or last.kind != "table" or last.key != cell.table:
-                    tables[cell.table] = _Table()
-                    units.append(_Unit("table", cell.table, self.chain(cell.table), []))
-                tables[cell.table].add(
-                    (cell.row_index, cell.row),
-                    cell.index,
-                    "<br>".join(map(escape_cell, text_lines)),
-                    header_row=cell.header_row,
-                )
-                continue
-            text_lines = block_lines(info, text)
+            line = one_line.get(index)
+            text_lines = [line] if line is not None else block_lines(info, text)
             if not text_lines:
                 continue
-            level = structure.heading_level(index)
-            if level is not None:
-                line = "#" * level + " " + escape_heading(" ".join(text_lines))
-                units.append(_Unit("heading", index, self.chain(entry), [line]))
+            if context.cell >= 0 and self._add_cell(units, tables, index, context.cell, text_lines):
+                continue
+            if context.level:
+                units.append(_Unit("heading", context.level, context.chain, [" ".join(text_lines)]))
             else:
-                escaped = [escape_line(line) for line in text_lines]
-                # A <br> inside a paragraph: a hard line break (a backslash at the end).
-                lines = [line + "\\" for line in escaped[:-1]] + escaped[-1:]
-                units.append(_Unit("paragraph", index, self.chain(entry), lines))
-        return [
-            unit._replace(lines=tables[unit.key].lines()) if unit.kind == "table" else unit
-            for unit in units
-        ]
+                units.append(_Unit("paragraph", index, context.chain, text_lines))
+        self._escape(units, tables)
+        return units
+
+    def _escape(self, units: list[_Unit], tables: dict[int, _Table]) -> None:
+        """The units' lines as Markdown: all paragraphs' lines escaped at once, then all
+        headings'; the tables' rows."""
+        escaped = iter(
+            escape_lines(
+                [line for unit in units if unit.kind == "paragraph" for line in unit.lines]
+            )
+        )
+        headings = iter(
+            escape_headings([unit.lines[0] for unit in units if unit.kind == "heading"])
+        )
+        for unit in units:
+            kind, unit_lines = unit.kind, unit.lines
+            if kind == "paragraph":
+                if len(unit_lines) == 1:
+                    unit_lines[0] = next(escaped)
+                else:
+                    # A <br> inside a paragraph: a hard line break (a backslash at the end).
+                    count = len(unit_lines)
+                    unit_lines[:] = [next(escaped) + "\\" for _ in range(count - 1)]
+                    unit_lines.append(next(escaped))
+            elif kind == "heading":
+                unit_lines[0] = "#" * unit.key + " " + next(headings)
+            elif kind == "table":
+                unit_lines[:] = tables[unit.key].lines()
 
     def write(self, units: list[_Unit]) -> str:
         structure, tags = self.structure, self.tags
@@ -193,6 +269,15 @@ class _Renderer:
         previous: tuple[int, ...] | None = None
         for unit in units:
             chain = unit.chain
+            if not chain and not previous:  # the common case: in no list and no quote
+                if previous is not None:
+                    out.append("")
+                if unit.kind == "code":
+                    out.extend(_fence(unit.lines, structure.pre_language(unit.key)))
+                else:
+                    out.extend(unit.lines)
+                previous = chain
+                continue
             if previous is not None and not self._tight(previous, chain, widths):
                 # A blank line, inside the quotes the two units share.
                 common = 0
@@ -220,8 +305,41 @@ class _Renderer:
             previous = chain
         return "\n".join(out)
 
+    def _add_cell(
+        self,
+        units: list[_Unit],
+        tables: dict[int, _Table],
+        index: int,
+        cell: int,
+        text_lines: list[str],
+    ) -> bool:
+        """Add the block `index`, in the cell at entry `cell`, to its table's unit, if its
+        table is a data table; else False."""
+        containers, places = self.places
+        row = containers[cell]
+        table = (
+            containers[row] if row >= 0 else self.structure.nearest(self.parents[cell], ("table",))
+        )
+        if table < 0 or not self.is_data_table(table):
+            return False
+        last = units[-1] if units else None
+        if last is None or last.kind != "table" or last.key != table:
+            tables[table] = _Table()
+            units.append(_Unit("table", table, self.context(table).chain, []))
+        header_row = self.header_rows.get(row)
+        if header_row is None:
+            found = self.structure.cell(index)
+            header_row = self.header_rows[row] = found is not None and found.header_row
+        tables[table].add(
+            (places[row] if row >= 0 else -1, row),
+            places[cell],
+            "<br>".join(map(escape_cell, text_lines)),
+            header_row=header_row,
+        )
+        return True
+
     def _marker(self, item: int) -> str:
-        around, place = self.structure.place(item)
+        around, place = self.places[0][item], self.places[1][item]
         if around >= 0 and self.tags[around] == "ol":
             return f"{place + 1}. "
         return "- "
@@ -237,8 +355,9 @@ class _Renderer:
         items = [e for e in previous if self.tags[e] == "li"]
         if not items:
             return False
-        around, place = self.structure.place(chain[-1])
-        if any(self.structure.place(item)[0] == around for item in items):
+        containers = self.places[0]
+        around, place = containers[chain[-1]], self.places[1][chain[-1]]
+        if any(containers[item] == around for item in items):
             return chain[:-1] == previous[: len(chain) - 1]
         # The first item of a list nested in the previous item: an ordered list must
         # start at 1 to interrupt the paragraph before it.

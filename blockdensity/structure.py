@@ -213,11 +213,10 @@ class Structure:
             continues=self.blocks_of(item).start < block,
         )
 
-    def place(self, entry: int) -> tuple[int, int]:
-        """Where the <li>, <tr> or cell at `entry` is counted: the entry of its list, table
-        or row (-1: none), and its place there from 0; (-1, -1) for any other entry."""
-        containers, places = self._item_places()
-        return containers[entry], places[entry]
+    def places(self) -> tuple[list[int], list[int]]:
+        """Per entry, where an <li>, <tr> or cell is counted: the entry of its list, table
+        or row (-1: none), and its place there from 0 (-1, -1 for any other entry)."""
+        return self._item_places()
 
     def cell(self, block: int) -> Cell | None:
         """The table cell the block sits in (the innermost); None: none."""
