@@ -43,8 +43,9 @@ __all__ = [
 # still decodes as a CleanPage of version 2 (README, "Message contract").
 # Version 3 added comments (the page's user comments apart from its text),
 # optional and null when there are none, the same way. Version 4 added
-# truncated (the page went past the element budget), false by default, and
-# confidence (how likely text is the page's main content), null in older records.
+# truncated (the page went past the element budget), false by default,
+# confidence (how likely text is the page's main content), null in older records,
+# and markdown (the text as Markdown, when the stage is asked for it), null.
 SCHEMA_VERSION: Final = 4
 
 
@@ -242,6 +243,15 @@ class CleanPage:
         metadata={
             "description": "The blocks of text, in order (BLOCKDENSITY_OUTPUT_BLOCKS=true;"
             " else null): text is their texts joined by newlines."
+        },
+    )
+    # Added in schema version 4, with a default for the same reason.
+    markdown: str | None = field(
+        default=None,
+        metadata={
+            "description": "The text as Markdown (BLOCKDENSITY_FORMAT=markdown; else null):"
+            " the same kept blocks, as headings, lists, pipe tables, fenced code and quotes"
+            " (CommonMark with GitHub's tables), the same words."
         },
     )
     schema_version: int = SCHEMA_VERSION
