@@ -37,7 +37,7 @@ from typing import ClassVar
 
 import pytest
 
-from blockdensity import DEFAULT_CONF, PUBLISHED_CONF, Conf, Fit, Profile, fit_text
+from blockdensity import DEFAULT_CONF, PUBLISHED_CONF, Conf, Fit, Profile, fit_text, html_to_text
 from devkit.corpus import (
     EVERY_SET,
     PAGE_TYPES,
@@ -53,6 +53,9 @@ from devkit.corpus import (
 )
 
 pytestmark = pytest.mark.slow
+
+# Words: a page's HTML and its truth with this many hold text to extract.
+TEXT_WORDS = 50
 
 
 @dataclass(frozen=True)
@@ -304,6 +307,22 @@ class Gate:
         if self.floors.fallback_pages is not None:
             assert len(fallbacks) <= self.floors.fallback_pages[set_name], named
         assert len(fallbacks) / len(pages) < self.floors.fallback_rate, named
+
+    def test_no_text_comes_back_empty_where_the_page_and_its_truth_have_words(
+        self, data: Path
+    ) -> None:
+        # An empty text for a page whose HTML shows at least TEXT_WORDS words (as
+        # html_to_text reads it, the fit's own reading) and whose truth holds as many
+        # is a defect: the fit found the text and kept none of it. (Pages empty in
+        # their HTML as captured, five forum threads, are nobody's to extract.)
+        empty = [
+            f"{page.set_name}/{page.page_id[:12]}"
+            for page, fit in _fits(data, Profile.ARTICLE)
+            if not fit.text.strip()
+            and len(page.truth.split()) >= TEXT_WORDS
+            and len(html_to_text(page.html).split()) >= TEXT_WORDS
+        ]
+        assert not empty, f"empty text on {len(empty)} pages with text: {empty}"
 
 
 class TestFullGate(Gate):

@@ -72,7 +72,8 @@ class Metrics:
         )
         self.fallbacks = Counter(
             "blockdensity_fallback",
-            "Pages the fit returned whole, by reason.",
+            "Pages the fit returned whole (single_block, nothing_kept, no_text) or read as a"
+            " client without script reads them (noscript, deferred_content), by reason.",
             ["reason"],
             registry=registry,
         )
