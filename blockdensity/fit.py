@@ -28,6 +28,7 @@ from blockdensity.decide.tree import LEAVES, link_density_permil
 from blockdensity.decode import Source, decode
 from blockdensity.language import detect_language
 from blockdensity.markdown import render_markdown
+from blockdensity.mdlinks import link_targets
 from blockdensity.measure import Measures, measure
 from blockdensity.metadata import read_metadata
 from blockdensity.pagetype import PageType
@@ -73,7 +74,7 @@ def fit_text(
         if conf.read_metadata
         else NO_METADATA
     )
-    return record(source, parsed, page, measures, verdict, rendered, language, metadata, conf)
+    return record(source, parsed, page, measures, verdict, rendered, language, metadata, conf, url)
 
 
 NO_LANGUAGE: Final = (None, None)
@@ -95,6 +96,7 @@ def record(  # noqa: PLR0913, PLR0917 - every stage's result, and the configurat
     language: tuple[str | None, float | None],
     metadata: Metadata,
     conf: Conf,
+    url: str | None = None,
 ) -> Fit:
     """The Fit the stages' results make (its block records built when first read)."""
     text = rendered.text
@@ -103,13 +105,15 @@ def record(  # noqa: PLR0913, PLR0917 - every stage's result, and the configurat
     # A whole page's fallback says why the text is all of it; else the
     # reading taken, when it was not the browser's (blockdensity.read).
     fallback_reason = verdict.fallback or _READING_REASONS.get(parsed.reading)
+    # The parsed page, kept for Fit.markdown's links only when they are asked for.
+    links = (parsed, url) if conf.markdown_links else None
     return Fit(
         text=text,
         title=page.title,
         lang=page.lang,
         fallback_reason=fallback_reason,
         block_factory=lambda: _block_records(page, measures, verdict),
-        markdown_factory=lambda: _markdowns(page, verdict, conf.comments),
+        markdown_factory=lambda: _markdowns(page, verdict, conf, links),
         blocks_total=len(page.blocks),
         blocks_with_words=len(words) - words.count(0),
         blocks_kept=len(verdict.kept),
@@ -129,13 +133,18 @@ def record(  # noqa: PLR0913, PLR0917 - every stage's result, and the configurat
     )
 
 
-def _markdowns(page: Page, verdict: Verdict, comments: Comments) -> tuple[str, str | None]:
+def _markdowns(
+    page: Page, verdict: Verdict, conf: Conf, links: tuple[Parsed, str | None] | None
+) -> tuple[str, str | None]:
     """Fit.markdown and Fit.comments_markdown, rendered when first read: the blocks the
-    text and the comments hold, as `render` puts them together."""
-    text = render_markdown(page, verdict.kept)
+    text and the comments hold, as `render` puts them together (with their links when
+    `links`, the parsed page and its URL, is given)."""
+    targets = link_targets(page, links[0], conf, links[1]) if links is not None else {}
+    text = render_markdown(page, verdict.kept, targets)
+    comments = conf.comments
     if not verdict.comments or comments is Comments.DROP:
         return text, None
-    comments_text = render_markdown(page, verdict.comments)
+    comments_text = render_markdown(page, verdict.comments, targets)
     if comments is Comments.INCLUDE:
         text = f"{text}\n\n{comments_text}" if text else comments_text
     return text, comments_text or None

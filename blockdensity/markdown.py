@@ -24,8 +24,9 @@ from collections.abc import Sequence
 from typing import Final, NamedTuple
 
 from blockdensity import _text
+from blockdensity.mdlinks import Links
 from blockdensity.render import block_lines
-from blockdensity.segment import BREAK_MARK, PRE, Page
+from blockdensity.segment import ANCHOR_MARK, BREAK_MARK, PRE, Page
 from blockdensity.structure import Structure
 
 __all__ = ["escape_cell", "escape_heading", "escape_line", "render_markdown"]
@@ -199,7 +200,7 @@ class _Renderer:
             self.data_tables[table] = known
         return known
 
-    def units(self, kept: Sequence[int]) -> list[_Unit]:
+    def units(self, kept: Sequence[int], links: Links) -> list[_Unit]:
         page, structure = self.page, self.structure
         blocks, texts = page.blocks, page.block_texts()
         entries = structure.block_entries
@@ -222,6 +223,10 @@ class _Renderer:
                     last.lines.extend(lines)
                 elif lines:
                     units.append(_Unit("code", key, self.context(key).chain, lines))
+                continue
+            linked = links.get(index)
+            if linked is not None:
+                self._add_linked(units, tables, index, context, linked)
                 continue
             line = one_line.get(index)
             text_lines = [line] if line is not None else block_lines(info, text)
@@ -305,16 +310,42 @@ class _Renderer:
             previous = chain
         return "\n".join(out)
 
-    def _add_cell(
+    def _add_linked(
+        self,
+        units: list[_Unit],
+        tables: dict[int, _Table],
+        index: int,
+        context: _Context,
+        linked: tuple[str, list[str]],
+    ) -> None:
+        """Add the block `index`, which has links (`linked`: its raw text and their targets),
+        rendered and escaped at once."""
+        lines = _linked_lines(*linked)
+        if not lines:
+            return
+        if context.cell >= 0 and self._add_cell(
+            units, tables, index, context.cell, lines, escaped=True
+        ):
+            return
+        if context.level:
+            heading = _CLOSING.sub(_escaped, " ".join(lines))
+            units.append(_Unit("done", index, context.chain, ["#" * context.level + " " + heading]))
+        else:
+            lines[:-1] = [line + "\\" for line in lines[:-1]]
+            units.append(_Unit("done", index, context.chain, lines))
+
+    def _add_cell(  # noqa: PLR0913 - the units so far, and where the block goes
         self,
         units: list[_Unit],
         tables: dict[int, _Table],
         index: int,
         cell: int,
         text_lines: list[str],
+        *,
+        escaped: bool = False,
     ) -> bool:
         """Add the block `index`, in the cell at entry `cell`, to its table's unit, if its
-        table is a data table; else False."""
+        table is a data table; else False. `escaped`: its lines are Markdown already."""
         containers, places = self.places
         row = containers[cell]
         table = (
@@ -333,7 +364,9 @@ class _Renderer:
         tables[table].add(
             (places[row] if row >= 0 else -1, row),
             places[cell],
-            "<br>".join(map(escape_cell, text_lines)),
+            "<br>".join(
+                line.replace("|", r"\|") if escaped else escape_cell(line) for line in text_lines
+            ),
             header_row=header_row,
         )
         return True
@@ -383,8 +416,56 @@ def _fence(lines: list[str], language: str | None) -> list[str]:
     return [fence + info, *lines, fence]
 
 
-def render_markdown(page: Page, kept: Sequence[int]) -> str:
-    """The blocks `kept` (indexes into page.blocks, in order) as Markdown."""
+def _linked_lines(raw: str, targets: list[str]) -> list[str]:
+    """A block's lines, escaped, its links as Markdown links: `raw` is its text with the
+    anchor marks, `targets` its links' targets in order (mdlinks.link_targets)."""
+    out: list[str] = []
+    hrefs = iter(targets)
+    for place, part in enumerate(raw.split(ANCHOR_MARK)):
+        if place % 2 == 0:
+            out.append(_INLINE.sub(_escaped, part))
+            continue
+        text = " ".join(part.replace(BREAK_MARK, " ").split())
+        if not text:
+            out.append(part)
+            continue
+        href = next(hrefs, "")
+        inner = _INLINE.sub(_escaped, text)
+        lead = " " if part[:1].isspace() else ""
+        trail = " " if part[-1:].isspace() else ""
+        out.append(
+            f"{lead}[{inner}]({_destination(href)}){trail}" if href else _INLINE.sub(_escaped, part)
+        )
+    lines = [" ".join(line.split()) for line in "".join(out).split(BREAK_MARK)]
+    return [
+        _ORDERED.sub(r"\1\\\2", _LINE_START.sub(_escaped, line)) if line[:1] in _STARTS else line
+        for line in lines
+        if line
+    ]
+
+
+def _destination(href: str) -> str:
+    """A link's target as a Markdown link destination: what would end it or escape in it
+    percent-encoded (a % stays: the target may be encoded already)."""
+    for char, code in _DESTINATION:
+        if char in href:
+            href = href.replace(char, code)
+    return href
+
+
+_DESTINATION: Final = (
+    (" ", "%20"),
+    ("(", "%28"),
+    (")", "%29"),
+    ("<", "%3C"),
+    (">", "%3E"),
+    ("\\", "%5C"),
+)
+
+
+def render_markdown(page: Page, kept: Sequence[int], links: Links | None = None) -> str:
+    """The blocks `kept` (indexes into page.blocks, in order) as Markdown; `links`, the
+    targets of the blocks' links (mdlinks.link_targets), renders them as links."""
     if not kept:
         return ""
     if page.elements is None or len(page.elements.blocks()) != len(page.blocks):
@@ -397,4 +478,4 @@ def render_markdown(page: Page, kept: Sequence[int]) -> str:
         ]
         return "\n\n".join(paragraphs)
     renderer = _Renderer(page)
-    return renderer.write(renderer.units(kept))
+    return renderer.write(renderer.units(kept, links or {}))

@@ -13,6 +13,7 @@ text.
 
 from __future__ import annotations
 
+import dataclasses
 import html
 from collections import Counter
 from dataclasses import dataclass
@@ -363,3 +364,66 @@ def test_comments_get_their_markdown(comments: Comments) -> None:
     assert "\\*entirely\\*" in fit.comments_markdown
     if comments is Comments.INCLUDE:
         assert fit.markdown.endswith(fit.comments_markdown)
+
+
+# --------------------------------------------------------------------------- links
+
+LINKS = dataclasses.replace(KEEP_ALL, markdown_links=True)
+
+
+def test_links_are_markdown_links_when_asked() -> None:
+    page = (
+        '<p>See <a href="/x?a=1&amp;b=(2)">the *docs*</a> now, <a name=n>an anchor</a>'
+        ' and <a href="y">y</a>z.</p>'
+        '<a href="/h"><h2>Heading link</h2></a><ul><li><a href="/l">item link</a> more</li></ul>'
+        '<table><tr><th>k</th><th>v</th></tr><tr><td><a href="/c">cell|link</a></td><td>2</td>'
+        '</tr></table><p>line <a href="/b">one<br>two</a> end</p>'
+    )
+    assert fit_text(page, LINKS, url="https://e.org/base/").markdown == (
+        "See [the \\*docs\\*](https://e.org/x?a=1&b=%282%29) now, an anchor and"
+        " [y](https://e.org/base/y)z.\n\n## [Heading link](https://e.org/h)\n\n"
+        "- [item link](https://e.org/l) more\n\n"
+        "| k | v |\n| --- | --- |\n| [cell\\|link](https://e.org/c) | 2 |\n\n"
+        "line [one two](https://e.org/b) end"
+    )
+    # Not asked (the default): a link is its text, as in `text`.
+    assert fit_text(page, KEEP_ALL).markdown.startswith("See the \\*docs\\* now, an anchor and yz.")
+    with pytest.raises(ValueError, match="markdown_links must be True or False"):
+        Conf(markdown_links="yes")  # type: ignore[arg-type]  # the wrong type, on purpose
+
+
+@PROFILE
+@given(
+    st.lists(
+        st.tuples(words, st.one_of(st.none(), words), st.sampled_from(["/a b", "c(d)", "e\\f"])),
+        min_size=1,
+        max_size=5,
+    )
+)
+def test_links_parse_back_with_their_text_and_target(
+    parts: list[tuple[str, str | None, str]],
+) -> None:
+    html_parts: list[str] = []
+    expected: list[tuple[str, str]] = []
+    for number, (before, linked, path) in enumerate(parts):
+        html_parts.append(esc(before))
+        if linked is not None:
+            href = f"/{number}{path}"
+            html_parts.append(f' <a href="{html.escape(href)}">{esc(linked)}</a> ')
+            if linked.strip():
+                expected.append((f"https://e.org{href}", linked))
+    fit = fit_text("<p>" + "".join(html_parts) + "</p><p>after</p>", LINKS, url="https://e.org/")
+    found: list[tuple[str, str]] = []
+    inside: tuple[str, list[str]] | None = None
+    for token in parser().parse(fit.markdown):
+        for child in token.children or []:
+            if child.type == "link_open":
+                inside = (str(child.attrs["href"]), [])
+            elif child.type == "link_close" and inside is not None:
+                found.append((inside[0], "".join(inside[1])))
+                inside = None
+            elif inside is not None and child.type == "text":
+                inside[1].append(child.content)
+    decoded = [(target.replace("%20", " ").replace("%28", "(").replace("%29", ")")
+                .replace("%5C", "\\"), text) for target, text in found]  # fmt: skip
+    assert decoded == [(href, " ".join(text.split())) for href, text in expected]
