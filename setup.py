@@ -77,6 +77,7 @@ COMPILED = [
     "blockdensity/fit.py",
     "blockdensity/article.py",
     "blockdensity/metadata.py",
+    "blockdensity/evidence.py",
     "blockdensity/times.py",
     "blockdensity/jsonld.py",
 ]

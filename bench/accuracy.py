@@ -85,7 +85,16 @@ from pathlib import Path
 from typing import Any
 
 import blockdensity.segment
-from blockdensity import DEFAULT_CONF, PUBLISHED_CONF, Conf, Rule, fit_text, html_to_text, tags
+from blockdensity import (
+    DEFAULT_CONF,
+    PUBLISHED_CONF,
+    Conf,
+    Profile,
+    Rule,
+    fit_text,
+    html_to_text,
+    tags,
+)
 from devkit.corpus import (
     DEFAULT_DATA,
     EVERY_SET,
@@ -448,13 +457,18 @@ def run_fit(name: str, conf: Conf, pages: Sequence[Page]) -> Run:
     outcomes: list[Outcome] = []
     seconds: list[float] = []
     fallbacks: list[bool] = []
+    page_types: list[str | None] = []
     for page in pages:
         start = time.process_time()
         fit = fit_text(page.html, conf, url=page.url)
         seconds.append(time.process_time() - start)
         outcomes.append(_outcome(fit.text, page))
         fallbacks.append(fit.fallback)
-    return Run(name, outcomes, seconds, fallbacks, [])
+        page_types.append(None if fit.page_type is None else fit.page_type.value)
+    # The fit's own classification (Fit.page_type), compared with WCXB's labels as a
+    # peer's is; the published profile's is the same, so only the default's is shown.
+    shown = page_types if conf.profile is Profile.ARTICLE else None
+    return Run(name, outcomes, seconds, fallbacks, [], page_types=shown)
 
 
 def type_group(set_name: str, page_type: str) -> str:

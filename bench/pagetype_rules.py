@@ -34,11 +34,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from bench.pagetype_evidence import read_evidence
 from bench.pagetype_losses import FitPage, fit_pages, kept, text_of
 from bench.wcxb import TYPES, wcxb_score
 from blockdensity import Block, Reason, fit_text
-from blockdensity.pagetype import classify
 from devkit.corpus import ALL_SETS, Counts, Page, count_segments, load_pages, score, sum_counts
 
 OTHER_CACHE = Path("bench/out/other-blocks.pkl")
@@ -73,7 +71,8 @@ def other_pages(refresh: bool = False) -> list[OtherPage]:
     pages = []
     for page in load_pages(sets=ALL_SETS):
         fit = fit_text(page.html, url=page.url)
-        kind, confidence = classify(read_evidence(page.html, page.url or ""))
+        kind = fit.page_type.value if fit.page_type is not None else "article"
+        confidence = fit.page_type_confidence or 0.0
         pages.append(
             OtherPage(
                 page.set_name,
@@ -83,7 +82,7 @@ def other_pages(refresh: bool = False) -> list[OtherPage]:
                 page.without_passages,
                 fit.text,
                 tuple(fit.blocks),
-                kind.value,
+                kind,
                 confidence,
             )
         )

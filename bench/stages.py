@@ -1,8 +1,8 @@
 """Where the default fit's time goes, stage by stage, on small pages and on large ones.
 
 Each page is fitted by calling blockdensity's stage functions in the order
-fit_text calls them (blockdensity/fit.py: decode, parse, walk, measure,
-decide, render; then the language, the metadata and the record), with a
+fit_text calls them (blockdensity/fit.py: decode, parse, walk, measure, the
+metadata, the page type, decide, render; then the language and the record), with a
 CPU-time reading (process_time) after each; then what the worker's fit
 process does with it (worker/stage/fitproc.py): the CleanPage built and
 encoded with msgspec (MessagePack, as bench.worker_e2e sends); last, the
@@ -48,14 +48,16 @@ from typing import Final
 from selectolax.lexbor import LexborHTMLParser
 
 from bench.speed import CORPORA, forget_split_urls, html_bytes, size_quartiles
-from blockdensity import DEFAULT_CONF, PUBLISHED_CONF, Conf, Fit, fit_text
+from blockdensity import DEFAULT_CONF, PUBLISHED_CONF, Conf, Fit, Profile, fit_text
 from blockdensity.decide import decide
 from blockdensity.decode import decode, prepare_html
 from blockdensity.dom import Document
+from blockdensity.evidence import gather
 from blockdensity.fit import NO_LANGUAGE, record
 from blockdensity.language import detect_language
 from blockdensity.measure import measure
-from blockdensity.metadata import read_metadata
+from blockdensity.metadata import read_declared
+from blockdensity.pagetype import PageType, classify
 from blockdensity.parse import parse
 from blockdensity.read import Read, needs_rereading, reread
 from blockdensity.render import render
@@ -71,10 +73,11 @@ FIT_STAGES: Final = (
     "parse (encode, scan, lexbor)",
     "walk",
     "measure (and rereadings)",
+    "metadata",
+    "page type (evidence, classify)",
     "decide",
     "render",
     "language",
-    "metadata",
     "record (Fit)",
 )
 RECORD: Final = "record (CleanPage + msgpack)"
@@ -108,19 +111,25 @@ def staged_fit(
     if needs_rereading(page, measures):
         parsed, page, measures = reread(Read(parsed, page, measures), conf)
     marks.append(clock())
-    verdict = decide(page, measures, conf)
+    metadata, declared = read_declared(
+        parsed.document, page.declarations, url, page.declared_ids, page.microdata
+    )
+    marks.append(clock())
+    kind = (
+        classify(gather(page, measures, metadata, declared, source.markup, url))
+        if conf.profile is Profile.ARTICLE
+        else None
+    )
+    marks.append(clock())
+    verdict = decide(page, measures, conf, *(kind or (PageType.ARTICLE, 0.0)))
     marks.append(clock())
     rendered = render(page, verdict, conf.comments)
     marks.append(clock())
     language = detect_language(rendered.text) if conf.detect_language else NO_LANGUAGE
+    if not conf.read_metadata:
+        metadata = NO_METADATA
     marks.append(clock())
-    metadata = (
-        read_metadata(parsed.document, page.declarations, url, page.declared_ids, page.microdata)
-        if conf.read_metadata
-        else NO_METADATA
-    )
-    marks.append(clock())
-    fit = record(source, parsed, page, measures, verdict, rendered, language, metadata, conf)
+    fit = record(source, parsed, page, measures, verdict, rendered, language, metadata, conf, kind)
     marks.append(clock())
     return fit, parsed.document
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from blockdensity.conf import DEFAULT_CONF, PUBLISHED_CONF, Comments, Conf, Profile, Rule
 from blockdensity.fit import fit_text
+from blockdensity.pagetype import PageType
 from blockdensity.render import html_to_text
 from blockdensity.result import (
     Block,
@@ -35,6 +36,7 @@ __all__ = [
     "FallbackReason",
     "Fit",
     "Metadata",
+    "PageType",
     "Profile",
     "Reason",
     "Rule",

@@ -21,8 +21,10 @@ from typing import TextIO
 
 from blockdensity.conf import DEFAULT_CONF, Comments, Profile
 from blockdensity.confidence import figures_of, terms
+from blockdensity.decide.kinds import TYPE_CONFIDENCE
 from blockdensity.fit import fit_text
 from blockdensity.highlight import highlight
+from blockdensity.pagetype import PageType
 from blockdensity.result import Fit
 
 __all__ = ["main"]
@@ -196,6 +198,23 @@ def _explain(out: TextIO, page: str, fit: Fit, *, first: bool) -> None:
     )
     shown = "unknown" if fit.confidence is None else f"{fit.confidence:.3f}"
     out.write(f"confidence {shown} (the fit's estimate of its F1): {why}\n")
+    out.write(_page_type_line(fit))
+
+
+def _page_type_line(fit: Fit) -> str:
+    """--explain's line on the page's kind: what it is, how sure, whether its rules ran."""
+    kind, sure = fit.page_type, fit.page_type_confidence
+    if kind is None or sure is None:
+        return "page type: not classified (the published profile runs no rules by kind)\n"
+    if fit.profile is Profile.PUBLISHED:
+        ran = "given; the published profile runs no rules by kind of page"
+    elif kind is PageType.ARTICLE:
+        ran = "judged as an article"
+    elif sure >= TYPE_CONFIDENCE:
+        ran = f"the rules for {kind.value} pages ran"
+    else:
+        ran = f"under {TYPE_CONFIDENCE}: judged as an article"
+    return f"page type: {kind.value} {sure:.3f} ({ran})\n"
 
 
 def run() -> None:

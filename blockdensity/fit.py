@@ -8,7 +8,9 @@
     render   the kept blocks as text                       blockdensity.render
 
 then what the fit reports besides the text: the language of the text
-(blockdensity.language), the page's metadata (blockdensity.metadata), how
+(blockdensity.language), the page's metadata (blockdensity.metadata), the
+kind of page (blockdensity.pagetype, from the evidence blockdensity.evidence
+counts; read before decide, whose rules it chooses), how
 likely the text is the page's main content (blockdensity.confidence), and
 the record of it all (`record`; each block's record is built when first
 read). A page whose first reading shows (almost) no text is read again
@@ -20,18 +22,19 @@ from __future__ import annotations
 import hashlib
 from typing import Final
 
-from blockdensity.conf import DEFAULT_CONF, Comments, Conf
+from blockdensity.conf import DEFAULT_CONF, Comments, Conf, Profile
 from blockdensity.confidence import confidence, figures
 from blockdensity.decide import Verdict, decide
 from blockdensity.decide.outcome import REPORTED
 from blockdensity.decide.tree import LEAVES, link_density_permil
 from blockdensity.decode import Source, decode
+from blockdensity.evidence import gather
 from blockdensity.language import detect_language
 from blockdensity.markdown import render_markdown
 from blockdensity.mdlinks import link_targets
 from blockdensity.measure import Measures, measure
-from blockdensity.metadata import read_metadata
-from blockdensity.pagetype import PageType
+from blockdensity.metadata import read_declared
+from blockdensity.pagetype import PageType, classify
 from blockdensity.parse import Parsed, Reading, parse
 from blockdensity.read import Read, needs_rereading, reread
 from blockdensity.render import Rendered, block_lines, render
@@ -54,7 +57,10 @@ def fit_text(
     `html` may be bytes, decoded as a browser would (`charset` is the HTTP
     header's, if any). `url`, the page's, resolves the URLs of its metadata.
     `page_type`, when the caller knows what kind of page it is (a crawler's
-    map of a site), chooses the rules by kind of page (blockdensity.decide.kinds).
+    map of a site), chooses the rules by kind of page (blockdensity.decide.kinds)
+    with confidence 1; otherwise the fit classifies the page (blockdensity.pagetype)
+    and the rules follow its kind when it is sure enough. The published profile,
+    which runs no such rules, does not classify (Fit.page_type None unless given).
     Never raises for any input: a page the fit cannot judge comes back
     whole, with `fallback` set (docs/spec.md section 6).
     """
@@ -65,19 +71,32 @@ def fit_text(
     measures = measure(page)
     if needs_rereading(page, measures):
         parsed, page, measures = reread(Read(parsed, page, measures), conf)
-    kind, kind_confidence = (page_type, 1.0) if page_type is not None else (PageType.ARTICLE, 0.0)
-    verdict = decide(page, measures, conf, kind, kind_confidence)
+    # The metadata is read before the decision: the page's declarations are evidence of
+    # its kind. Read whatever Conf.read_metadata says, so that the text does not depend
+    # on whether the metadata is reported.
+    metadata, declared = read_declared(
+        parsed.document, page.declarations, url, page.declared_ids, page.microdata
+    )
+    kind: tuple[PageType, float] | None = None
+    if page_type is not None:
+        kind = (page_type, 1.0)
+    elif conf.profile is Profile.ARTICLE:
+        # The classifier costs a fifth of a fit: not paid where no rule reads its answer.
+        kind = classify(gather(page, measures, metadata, declared, source.markup, url))
+    kind_type, kind_confidence = kind or _UNKNOWN
+    verdict = decide(page, measures, conf, kind_type, kind_confidence)
     rendered = render(page, verdict, conf.comments)
     language = detect_language(rendered.text) if conf.detect_language else NO_LANGUAGE
-    metadata = (
-        read_metadata(parsed.document, page.declarations, url, page.declared_ids, page.microdata)
-        if conf.read_metadata
-        else NO_METADATA
+    if not conf.read_metadata:
+        metadata = NO_METADATA
+    return record(
+        source, parsed, page, measures, verdict, rendered, language, metadata, conf, kind, url
     )
-    return record(source, parsed, page, measures, verdict, rendered, language, metadata, conf, url)
 
 
 NO_LANGUAGE: Final = (None, None)
+# The kind decide is given for a page not classified: an article, no confidence.
+_UNKNOWN: Final = (PageType.ARTICLE, 0.0)
 
 
 _READING_REASONS: Final = {
@@ -96,6 +115,7 @@ def record(  # noqa: PLR0913, PLR0917 - every stage's result, and the configurat
     language: tuple[str | None, float | None],
     metadata: Metadata,
     conf: Conf,
+    kind: tuple[PageType, float] | None = None,
     url: str | None = None,
 ) -> Fit:
     """The Fit the stages' results make (its block records built when first read)."""
@@ -127,6 +147,8 @@ def record(  # noqa: PLR0913, PLR0917 - every stage's result, and the configurat
         encoding=source.encoding,
         comments=rendered.comments,
         truncated=parsed.truncated,
+        page_type=None if kind is None else kind[0],
+        page_type_confidence=None if kind is None else round(kind[1], 4),
         confidence=confidence(
             figures(words_total, measures.links, verdict, fallback_reason, metadata)
         ),

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Callable, Iterable
-from typing import Final
+from typing import Final, NamedTuple
 from urllib.parse import urljoin, urlsplit
 
 from blockdensity import _walk as compiled_walk
@@ -35,7 +35,15 @@ from blockdensity.result import Metadata
 from blockdensity.segment import attribute_ids
 from blockdensity.times import rfc3339
 
-__all__ = ["MAX_ITEM", "MAX_ITEMS", "MAX_TEXT", "read_metadata"]
+__all__ = [
+    "MAX_ITEM",
+    "MAX_ITEMS",
+    "MAX_TEXT",
+    "NO_DECLARED",
+    "Declared",
+    "read_declared",
+    "read_metadata",
+]
 
 MAX_TEXT: Final = 2_000  # characters kept of one value
 MAX_ITEMS: Final = 32  # authors or keywords kept
@@ -89,11 +97,14 @@ _AUTHORS: Final = (
 )  # fmt: skip
 _KEYWORDS: Final = ("keywords", "news_keywords", "article:tag", "ld:keywords", "parsely-tags")
 _CANONICAL: Final = ("link:canonical", "og:url")
+# Read for the page-type classifier (Declared), not for a Metadata field.
+_GENERATOR: Final = "generator"
+_LD_TYPES: Final = "ld:types"
 # Every key a field reads: a declaration under another name (viewport, robots,
 # twitter:card, <link rel=stylesheet>, ...: most of a page's) is not kept.
 _READ: Final = frozenset(
     _TITLE + _DESCRIPTION + _SITE_NAME + _TYPE + _IMAGE + _PUBLISHED + _MODIFIED + _AUTHORS
-    + _KEYWORDS + _CANONICAL
+    + _KEYWORDS + _CANONICAL + (_GENERATOR,)
 )  # fmt: skip
 
 _CONTROLS: Final = dict.fromkeys([*range(0x20), 0x7F], " ")
@@ -103,6 +114,18 @@ _LINK: Final[int] = compiled_walk.LINK
 _JSONLD: Final[int] = compiled_walk.JSONLD
 # The meta attributes that name what `content` declares.
 _NAME_ATTRIBUTES: Final = ("property", "name", "itemprop", "http-equiv")
+
+
+class Declared(NamedTuple):
+    """What a page declares about its kind, besides Metadata: the evidence the page-type
+    classifier reads (blockdensity.evidence)."""
+
+    schema_types: frozenset[str]  # every JSON-LD entity's @type, and its mainEntity's
+    og_type: str  # the first <meta property=og:type>
+    generator: str  # every <meta name=generator>, joined by spaces
+
+
+NO_DECLARED: Final = Declared(frozenset(), "", "")
 
 
 def read_metadata(
@@ -122,9 +145,20 @@ def read_metadata(
     whether the body's elements have microdata attributes, where the walk
     found out (segment.Page.microdata), else None.
     """
+    return read_declared(doc, body, url, names, microdata)[0]
+
+
+def read_declared(
+    doc: dom.Document,
+    body: list[dom.Node],
+    url: str | None = None,
+    names: tuple[int, ...] = (),
+    microdata: bool | None = None,
+) -> tuple[Metadata, Declared]:
+    """`read_metadata`'s Metadata, and what the same reading found of the page's kind."""
     root = doc.root
     if root is None:
-        return Metadata()
+        return Metadata(), NO_DECLARED
     values: dict[str, list[str]] = {}
     scripts: list[str] = []
     names = names or attribute_ids(doc, compiled_walk.DECLARED_ATTRIBUTES)
@@ -138,7 +172,13 @@ def read_metadata(
     base = (_resolve(url, base_href) if base_href else None) or url
     # The published time found before the microdata stands (it is read only
     # when there was none, and it comes last in the list): not read twice.
-    return _metadata(values, base, published)
+    og_types = values.get("og:type")
+    declared = Declared(
+        frozenset(values.get(_LD_TYPES, ())),
+        og_types[0] if og_types else "",
+        " ".join(values.get(_GENERATOR, ())),
+    )
+    return _metadata(values, base, published), declared
 
 
 def _may_hold_microdata(doc: dom.Document, names: tuple[int, ...], body: bool | None) -> bool:
@@ -228,6 +268,13 @@ def _read_microdata(
 
 def _read_jsonld(scripts: list[str], values: dict[str, list[str]]) -> None:
     blocks, salvaged = jsonld.decode_blocks(scripts)
+    declared_types = values.setdefault(_LD_TYPES, [])
+    for each in jsonld.entities(blocks):
+        declared_types.extend(jsonld.types_of(each))
+        main = each.get("mainEntity")
+        for inner in main if isinstance(main, list) else (main,):
+            if isinstance(inner, dict):
+                declared_types.extend(jsonld.types_of(inner))
     entity = jsonld.main_entity(blocks)
     if entity is not None:
         for key in ("headline", "name", "description", "datePublished", "dateModified",

@@ -8,6 +8,7 @@ from enum import StrEnum
 from typing import Any, Final
 
 from blockdensity.conf import Profile
+from blockdensity.pagetype import PageType
 
 __all__ = [
     "NO_METADATA",
@@ -303,6 +304,24 @@ class Summary:
             "How likely text is the page's main content, 0 to 1: the fit's estimate of its own"
             " F1 from its evidence (blockdensity.confidence); pages rank by it, and 0.8 means"
             " about 0.8 F1 on average (always set by the fit; null only in older records)."
+        ),
+    )
+    page_type: PageType | None = field(
+        default=None,
+        metadata=_doc(
+            "What kind of page this is (WCXB's kinds: article, forum, product, collection,"
+            " listing, documentation, service): the caller's, else the fit's classifier's"
+            " (blockdensity.pagetype); the rules by kind of page follow it when"
+            " page_type_confidence is high enough. Null under the published profile (which"
+            " runs no such rules and does not classify) unless the caller gave it, and in"
+            " older records."
+        ),
+    )
+    page_type_confidence: float | None = field(
+        default=None,
+        metadata=_doc(
+            "The classifier's probability of page_type, 0 to 1; 1 when the caller gave the"
+            " type; null with page_type."
         ),
     )
 

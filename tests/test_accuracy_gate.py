@@ -84,7 +84,10 @@ class Floors:
 # word F1, all 1,497 pages); by type, published / article: article 0.8985 /
 # 0.9297, forum 0.5903 / 0.6711, product 0.5260 / 0.5664, collection 0.4748 /
 # 0.4942, listing 0.3860 / 0.3824, documentation 0.8517 / 0.8596, service
-# 0.7670 / 0.7698.
+# 0.7670 / 0.7698. With the fit's page type choosing the rules by kind of page
+# (blockdensity.pagetype, no URL given here), article 0.9506 / 0.9473 / 0.9040 /
+# 0.8033; by type article 0.9323, forum 0.7174, product 0.5710, collection
+# 0.5346, listing 0.4378, documentation 0.8766, service 0.7786.
 FULL = Floors(
     f1={
         Profile.PUBLISHED: {
@@ -97,7 +100,7 @@ FULL = Floors(
             "scrapinghub": 0.94,
             "readability": 0.94,
             "trafilatura-eval": 0.89,
-            "wcxb-dev": 0.78,
+            "wcxb-dev": 0.80,
         },
     },
     page_types={
@@ -112,12 +115,12 @@ FULL = Floors(
         },
         Profile.ARTICLE: {
             "article": 0.92,
-            "forum": 0.66,
+            "forum": 0.71,
             "product": 0.56,
-            "collection": 0.49,
-            "listing": 0.38,
-            "documentation": 0.85,
-            "service": 0.76,
+            "collection": 0.53,
+            "listing": 0.43,
+            "documentation": 0.87,
+            "service": 0.77,
         },
     },
     segment_precision={Profile.PUBLISHED: 0.80, Profile.ARTICLE: 0.89},  # 0.8081, 0.8958
@@ -131,7 +134,10 @@ FULL = Floors(
 # 0.9422 / 0.9534, forum 0.5181 / 0.5232, product 0.7125 / 0.7374, collection
 # 0.5118 / 0.4461, listing 0.4471 / 0.4869, documentation 0.7327 / 0.7361,
 # service 0.7563 / 0.8639. Under both profiles one readability page falls back,
-# and three wcxb-dev pages (two forums, a collection).
+# and three wcxb-dev pages (two forums, a collection). With the fit's page type:
+# article 0.9180 / 0.9571 / 0.8956 / 0.6966; by type article 0.9522, forum
+# 0.5232, product 0.7892, collection 0.5104, listing 0.4869, documentation
+# 0.7479, service 0.8665.
 SAMPLE = Floors(
     f1={
         Profile.PUBLISHED: {
@@ -144,7 +150,7 @@ SAMPLE = Floors(
             "scrapinghub": 0.91,
             "readability": 0.95,
             "trafilatura-eval": 0.89,
-            "wcxb-dev": 0.67,
+            "wcxb-dev": 0.69,
         },
     },
     page_types={
@@ -158,13 +164,13 @@ SAMPLE = Floors(
             "service": 0.75,
         },
         Profile.ARTICLE: {
-            "article": 0.94,
+            "article": 0.95,
             "forum": 0.51,
-            "product": 0.73,
-            "collection": 0.44,
+            "product": 0.78,
+            "collection": 0.50,
             "listing": 0.48,
-            "documentation": 0.73,
-            "service": 0.85,
+            "documentation": 0.74,
+            "service": 0.86,
         },
     },
     segment_precision={Profile.PUBLISHED: 0.80, Profile.ARTICLE: 0.86},

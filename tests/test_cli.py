@@ -203,7 +203,13 @@ def test_explain_lists_every_block_with_its_figures_and_the_verdict(
     confidence = fit_text(ARTICLE.encode()).confidence
     assert confidence is not None
     assert lines[7].startswith(f"confidence {confidence:.3f} (the fit's estimate of its F1): ")
-    assert len(lines) == 8
+    fitted = fit_text(ARTICLE.encode())
+    assert fitted.page_type is not None
+    assert fitted.page_type_confidence is not None
+    assert lines[8].startswith(
+        f"page type: {fitted.page_type.value} {fitted.page_type_confidence:.3f} ("
+    )
+    assert len(lines) == 9
 
 
 def test_explain_shows_the_terms_of_the_confidence_largest_first(
@@ -234,12 +240,13 @@ def test_explain_names_a_fallback_and_separates_pages(
 ) -> None:
     _, out, _ = run_main(["--explain", str(article), str(short)], capsys)
     first, second = out.split("\n\n")
-    assert first.splitlines()[-2].endswith("no fallback")
+    assert first.splitlines()[-3].endswith("no fallback")
     assert second.startswith(f"==> {short} <==\ntitle: 'short'  lang: None  profile: article\n")
-    assert second.splitlines()[-2] == (
+    assert second.splitlines()[-3] == (
         "kept 1 of 1 blocks (1 with words), 3 of 3 words; fallback: single_block"
     )
-    assert "fallback_single_block 1.00" in second.splitlines()[-1]
+    assert "fallback_single_block 1.00" in second.splitlines()[-2]
+    assert second.splitlines()[-1].startswith("page type: ")
 
 
 # --------------------------------------------------------------------------- --highlight
@@ -405,10 +412,11 @@ def test_command_json(article: Path) -> None:
 def test_command_explain(article: Path) -> None:
     run = command(article.parent, "--explain", article.name)
     assert run.returncode == 0
-    assert run.stdout.splitlines()[-2] == (
+    assert run.stdout.splitlines()[-3] == (
         "kept 2 of 3 blocks (3 with words), 40 of 60 words; no fallback"
     )
-    assert run.stdout.splitlines()[-1].startswith("confidence 0.")
+    assert run.stdout.splitlines()[-2].startswith("confidence 0.")
+    assert run.stdout.splitlines()[-1].startswith("page type: ")
 
 
 def test_command_highlight(article: Path) -> None:

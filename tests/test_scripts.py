@@ -187,6 +187,7 @@ def test_explain_shows_the_words_of_the_script(
     page = tmp_path / "km.html"
     page.write_text(script_page(paragraphs, ["\u1780"]), encoding="utf-8")
     assert cli.main(["--explain", "--profile", "published", str(page)]) == 0
-    rows = capsys.readouterr().out.splitlines()[3:-2]  # the kept and confidence lines after
+    # The kept, confidence and page type lines after.
+    rows = capsys.readouterr().out.splitlines()[3:-3]
     words = [int(row.split()[2]) for row in rows]
     assert words == [1] + [len(icu_words(paragraph)) for paragraph in paragraphs]

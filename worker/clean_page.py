@@ -26,6 +26,7 @@ from enum import StrEnum
 from typing import Final
 
 __all__ = [
+    "PAGE_TYPES",
     "SCHEMA_VERSION",
     "WHOLE_PAGE",
     "BlockKind",
@@ -44,9 +45,17 @@ __all__ = [
 # Version 3 added comments (the page's user comments apart from its text),
 # optional and null when there are none, the same way. Version 4 added
 # truncated (the page went past the element budget), false by default,
-# confidence (how likely text is the page's main content), null in older records,
-# and markdown (the text as Markdown, when the stage is asked for it), null.
+# confidence (how likely text is the page's main content), page_type and
+# page_type_confidence (what kind of page it is, and how sure the fit is), null
+# in older records, and markdown (the text as Markdown, when the stage is asked
+# for it), null.
 SCHEMA_VERSION: Final = 4
+
+# The kinds of page the fit reports in page_type at this version (blockdensity.PageType's
+# values; a test holds the two alike). A later fit may add one: the field is a string.
+PAGE_TYPES: Final = (
+    "article", "forum", "product", "collection", "listing", "documentation", "service",
+)  # fmt: skip
 
 
 def _doc(text: str) -> dict[str, str]:
@@ -231,6 +240,25 @@ class CleanPage:
             "How likely text is the page's main content, 0 to 1: the fit's estimate of its own"
             " F1 from its evidence (blockdensity.confidence); pages rank by it, and 0.8 means"
             " about 0.8 F1 on average (always set by the fit; null only in older records)."
+        ),
+    )
+    # A string, not an enum: a reader of this version decodes a kind a later fit adds.
+    page_type: str | None = field(
+        default=None,
+        metadata=_doc(
+            "What kind of page this is (WCXB's kinds: article, forum, product, collection,"
+            " listing, documentation, service): the caller's, else the fit's classifier's"
+            " (blockdensity.pagetype); the rules by kind of page follow it when"
+            " page_type_confidence is high enough. Null under the published profile (which"
+            " runs no such rules and does not classify) unless the caller gave it, and in"
+            " older records."
+        ),
+    )
+    page_type_confidence: float | None = field(
+        default=None,
+        metadata=_doc(
+            "The classifier's probability of page_type, 0 to 1; 1 when the caller gave the"
+            " type; null with page_type."
         ),
     )
     # -- the fetch, and the stage's own -------------------------------------------

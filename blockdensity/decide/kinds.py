@@ -35,7 +35,7 @@ KIND_RULES: Final[dict[PageType, frozenset[Rule]]] = {
 # The rules that run only on the kinds the table gives them.
 KIND_ONLY: Final = frozenset().union(*KIND_RULES.values())
 # Below this confidence in its kind, a page is judged as an article.
-TYPE_CONFIDENCE: Final = 0.5
+TYPE_CONFIDENCE: Final = 0.6
 
 
 def rules_for(rules: frozenset[Rule], page_type: PageType, confidence: float) -> frozenset[Rule]:

@@ -106,6 +106,7 @@ def test_dashboard_covers_the_stage() -> None:
         "instance_outcome:blockdensity_pages:rate5m",
         "instance:blockdensity_fallback:ratio_rate5m",
         "blockdensity_fallback_total",
+        "blockdensity_pages_by_type_total",
         "blockdensity_page_blocks_bucket",
         "instance:blockdensity_blocks_kept:ratio_rate5m",
         "instance:blockdensity_fit_duration_seconds:p50_rate5m",

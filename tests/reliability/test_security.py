@@ -171,12 +171,13 @@ def test_the_output_is_at_most_six_times_the_body(name: str) -> None:
     # BLOCKDENSITY_FORMAT=markdown the text travels again as Markdown, at most
     # twice as long for its escapes. By default the comments field and the text
     # hold different blocks.) The record's fixed fields (names, digest,
-    # language, a null comments and markdown, ...) are under 660 bytes.
+    # language, a null comments and markdown, the page type, ...) are under
+    # 740 bytes.
     body, charset = _WORST_PAGES[name]
     clean = fit_page(FetchedPage(url="u", body=body, charset=charset))
     assert len(clean.text.encode()) <= 3 * len(body)
-    assert len(encode_message(clean, Encoding.MSGPACK)) <= 3 * len(body) + 660
-    assert len(encode_message(clean, Encoding.JSON)) <= 6 * len(body) + 660
+    assert len(encode_message(clean, Encoding.MSGPACK)) <= 3 * len(body) + 740
+    assert len(encode_message(clean, Encoding.JSON)) <= 6 * len(body) + 740
 
 
 def test_the_output_reports_block_counts_never_the_blocks() -> None:
@@ -185,8 +186,8 @@ def test_the_output_reports_block_counts_never_the_blocks() -> None:
         "url", "fetch_id", "status", "title", "lang", "text", "fallback", "fallback_reason",
         "blocks_total", "blocks_with_words", "blocks_kept", "words_total", "words_kept",
         "profile", "lang_detected", "lang_confidence", "text_sha256", "metadata",
-        "comments", "confidence", "truncated", "fit_seconds", "blocks", "markdown",
-        "schema_version",
+        "comments", "confidence", "truncated", "page_type", "page_type_confidence",
+        "fit_seconds", "blocks", "markdown", "schema_version",
     }  # fmt: skip
     # The blocks only when the operator asks (BLOCKDENSITY_OUTPUT_BLOCKS), and
     # only the kept ones, never the dropped text (but for the user comments,

@@ -22,7 +22,7 @@ import pytest
 import blockdensity
 from blockdensity import Summary, fit_text
 from worker.amqp.reader import Incoming
-from worker.clean_page import BlockKind, FallbackReason, Metadata, Profile
+from worker.clean_page import PAGE_TYPES, BlockKind, FallbackReason, Metadata, Profile
 from worker.collect.jsonl import JSONL
 from worker.schemas import (
     SCHEMA_DIR,
@@ -335,6 +335,8 @@ def test_clean_page_fields_are_the_contract() -> None:
         "comments",
         "truncated",
         "confidence",
+        "page_type",
+        "page_type_confidence",
         "url",
         "fetch_id",
         "status",
@@ -381,6 +383,10 @@ def test_the_record_s_enums_are_the_library_s(
         (member.name, member.value) for member in library
     ]
     assert ours.__doc__ == library.__doc__  # the schema's description
+
+
+def test_the_record_s_page_types_are_the_library_s() -> None:
+    assert tuple(kind.value for kind in blockdensity.PageType) == PAGE_TYPES
 
 
 def test_clean_page_carries_every_summary_field_of_the_fit() -> None:

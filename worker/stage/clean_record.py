@@ -51,6 +51,8 @@ def clean_page(
         comments=fit.comments,
         truncated=fit.truncated,
         confidence=fit.confidence,
+        page_type=None if fit.page_type is None else fit.page_type.value,
+        page_type_confidence=fit.page_type_confidence,
         url=page.url,
         fetch_id=page.fetch_id,
         status=page.status,

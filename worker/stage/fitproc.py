@@ -190,6 +190,7 @@ def answer(
             blocks_kept=clean.blocks_kept,
             fit_seconds=clean.fit_seconds,
             confidence=clean.confidence,
+            page_type=clean.page_type,
         )
     except MemoryError as error:
         # Past the process's limit (or the machine's): the page's memory is

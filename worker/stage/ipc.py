@@ -72,6 +72,7 @@ class Fitted(msgspec.Struct, tag="fitted", array_like=True, frozen=True):
     blocks_kept: int
     fit_seconds: float
     confidence: float | None = None  # CleanPage.confidence (null when the record has none)
+    page_type: str | None = None  # CleanPage.page_type (null when the record has none)
 
     @property
     def fallback(self) -> bool:

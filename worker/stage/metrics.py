@@ -25,7 +25,7 @@ from prometheus_client import (
 )
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
 
-from worker.clean_page import FallbackReason
+from worker.clean_page import PAGE_TYPES, FallbackReason
 from worker.stage.ipc import Fitted
 from worker.stage.outcome import Outcome, RestartReason
 
@@ -75,6 +75,12 @@ class Metrics:
             "Pages the fit returned whole (single_block, nothing_kept, no_text) or read as a"
             " client without script reads them (noscript, deferred_content), by reason.",
             ["reason"],
+            registry=registry,
+        )
+        self.pages_by_type = Counter(
+            "blockdensity_pages_by_type",
+            "Fitted pages by the kind of page the fit reports (CleanPage.page_type).",
+            ["page_type"],
             registry=registry,
         )
 
@@ -153,6 +159,7 @@ class Metrics:
         # from the start), not by .labels() at every page.
         self._pages = {outcome: self.pages.labels(outcome.value) for outcome in Outcome}
         self._fallbacks = {reason: self.fallbacks.labels(reason.value) for reason in FallbackReason}
+        self._page_types = {kind: self.pages_by_type.labels(kind) for kind in PAGE_TYPES}
         self._restarts = {
             restart: self.pool_restarts.labels(restart.value) for restart in RestartReason
         }
@@ -179,6 +186,11 @@ class Metrics:
         self.fit_duration.observe(page.fit_seconds)
         if page.confidence is not None:
             self.confidence.observe(page.confidence)
+        kind = page.page_type
+        if kind is not None:
+            # A kind a later fit adds gets its series when first met.
+            series = self._page_types.get(kind)
+            (series or self.pages_by_type.labels(kind)).inc()
 
     def succeeded(self) -> None:
         self.last_success.set(time.time())

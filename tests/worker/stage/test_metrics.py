@@ -12,6 +12,7 @@ from worker.stage.outcome import Outcome
 SERIES = (
     "blockdensity_pages",
     "blockdensity_fallback",
+    "blockdensity_pages_by_type",
     "blockdensity_page_blocks",
     "blockdensity_page_blocks_kept",
     "blockdensity_page_bytes",
@@ -93,6 +94,7 @@ def test_recording() -> None:
         blocks_kept=7,
         fit_seconds=0.003,
         confidence=0.62,
+        page_type="forum",
     )
     metrics.fitted(page, 2048)
     metrics.succeeded()
@@ -104,6 +106,8 @@ def test_recording() -> None:
     assert metrics.value("blockdensity_confidence_sum") == 0.62
     assert metrics.value("blockdensity_confidence_bucket", {"le": "0.5"}) == 0
     assert metrics.value("blockdensity_confidence_bucket", {"le": "0.7"}) == 1
+    assert metrics.value("blockdensity_pages_by_type_total", {"page_type": "forum"}) == 1
+    assert metrics.value("blockdensity_pages_by_type_total", {"page_type": "article"}) == 0
     assert metrics.value("blockdensity_last_success_timestamp_seconds") > 1.6e9
 
 
@@ -113,6 +117,16 @@ def test_a_page_without_a_confidence_is_not_counted_in_its_histogram() -> None:
     metrics.fitted(Fitted(b"{}", None, 3, 2, 0.001), 100)
     assert metrics.value("blockdensity_page_blocks_count") == 1
     assert metrics.value("blockdensity_confidence_count") == 0
+    assert metrics.value("blockdensity_pages_by_type_total", {"page_type": "article"}) == 0
+
+
+def test_pages_are_counted_by_type_and_a_new_type_gets_its_series() -> None:
+    metrics = Metrics()
+    for kind in ("product", "product", "listing", "recipe"):  # recipe: a later fit's kind
+        metrics.fitted(Fitted(b"{}", None, 3, 2, 0.001, 0.5, kind), 100)
+    assert metrics.value("blockdensity_pages_by_type_total", {"page_type": "product"}) == 2
+    assert metrics.value("blockdensity_pages_by_type_total", {"page_type": "listing"}) == 1
+    assert metrics.value("blockdensity_pages_by_type_total", {"page_type": "recipe"}) == 1
 
 
 def test_each_metrics_object_has_its_own_registry() -> None:

@@ -1,0 +1,170 @@
+"""The classifier's evidence as the fit counts it (blockdensity.evidence), and the fit's page type.
+
+Small hand-made pages of three kinds go through fit_text: the evidence its
+stages count, the kind the classifier makes of it (Fit.page_type), and
+what a caller's page_type, the published profile and the output records
+do with it.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from blockdensity import DEFAULT_CONF, PUBLISHED_CONF, PageType, fit_text
+from blockdensity.decide.kinds import TYPE_CONFIDENCE
+from blockdensity.decode import decode
+from blockdensity.evidence import gather
+from blockdensity.measure import measure
+from blockdensity.metadata import read_declared
+from blockdensity.pagetype import Evidence, classify, features
+from blockdensity.parse import parse
+from blockdensity.segment import walk
+
+_POST = (
+    "<article class=post><div class=author><a href=/u/{n}>user{n}</a></div>"
+    "<p>I tried the setting you mentioned and the build still fails on the second step,"
+    " the log says the cache directory is locked by another process and the retry does"
+    " not help at all, any idea what else I could check before reinstalling?</p>"
+    "<div><a href=#r{n}>Reply</a></div><div><a href=#q{n}>Quote</a></div></article>"
+)
+FORUM = (
+    "<html><head><title>Build fails with locked cache - Help - Example Community Forum</title>"
+    '<meta name="generator" content="Discourse 3.2">'
+    '<script type="application/ld+json">{"@context": "https://schema.org",'
+    ' "@type": "DiscussionForumPosting", "headline": "Build fails with locked cache",'
+    ' "datePublished": "2024-03-01T10:00:00Z", "author": {"@type": "Person",'
+    ' "name": "user0"}}</script></head><body>'
+    "<nav><a href=/>Home</a> <a href=/c/help>Help</a></nav><h1>Build fails with locked cache</h1>"
+    + "".join(_POST.format(n=n) for n in range(6))
+    + "<footer><a href=/tos>Terms</a></footer></body></html>"
+)
+PRODUCT = (
+    "<html><head><title>Cast Iron Skillet 10 Inch - Buy online</title>"
+    '<meta property="og:type" content="product">'
+    '<script type="application/ld+json">{"@context": "https://schema.org", "@type": "Product",'
+    ' "name": "Cast Iron Skillet", "offers": {"@type": "Offer", "price": "34.99",'
+    ' "priceCurrency": "USD"}}</script></head><body>'
+    "<nav><a href=/>Shop</a> <a href=/kitchen>Kitchen</a></nav>"
+    "<h1>Cast Iron Skillet 10 Inch</h1><div>$34.99</div><div>In stock</div>"
+    "<div>Quantity</div><div><button>Add to cart</button></div>"
+    "<h2>Description</h2><p>A pre-seasoned cast iron skillet for the stove, the oven and"
+    " the campfire, ready to use out of the box.</p>"
+    "<h2>Specifications</h2><ul><li>Diameter: 10 inches</li><li>Weight: 5 pounds</li></ul>"
+    "<h2>Reviews</h2><footer><a href=/help>Help</a></footer></body></html>"
+)
+_CARD = (
+    "<li class=card><h3><a href=/courses/{n}>Course {n}: data analysis</a></h3>"
+    "<p>12 weeks</p><p><a href=/courses/{n}>Learn more</a></p></li>"
+)
+LISTING = (
+    "<html><head><title>All courses - page 2</title></head><body>"
+    "<nav><a href=/>Home</a> <a href=/courses>Courses</a></nav><h1>All courses</h1>"
+    "<div>Sort by</div><ul class=results>"
+    + "".join(_CARD.format(n=n) for n in range(20))
+    + "</ul><div><a href=?page=1>Previous</a></div><div><a href=?page=3>Next</a></div>"
+    "<footer><a href=/about>About</a></footer></body></html>"
+)
+
+
+def evidence_of(html: str, url: str | None = None) -> Evidence:
+    """The evidence fit_text counts for `html`, from its own stages."""
+    source = decode(html)
+    parsed = parse(source, DEFAULT_CONF)
+    page = walk(parsed, DEFAULT_CONF)
+    measures = measure(page)
+    metadata, declared = read_declared(
+        parsed.document, page.declarations, url, page.declared_ids, page.microdata
+    )
+    return gather(page, measures, metadata, declared, source.markup, url)
+
+
+def test_the_evidence_of_a_forum_thread() -> None:
+    evidence = evidence_of(FORUM)
+    assert evidence.schema_types == {"DiscussionForumPosting"}  # not the nested author
+    assert evidence.generator == "Discourse 3.2"
+    assert evidence.published
+    assert evidence.authors == 1
+    assert evidence.p_words == 6 * 43
+    assert {"reply", "quote"} <= evidence.phrases
+    assert evidence.title.startswith("Build fails")
+
+
+def test_the_evidence_of_a_product_page() -> None:
+    evidence = evidence_of(PRODUCT)
+    assert "Product" in evidence.schema_types
+    assert evidence.og_type == "product"
+    assert evidence.prices == 1
+    assert {"in stock", "quantity", "add to cart", "description", "reviews"} <= evidence.phrases
+    assert evidence.li_words == 6
+    assert evidence.heading_blocks == 4
+
+
+def test_the_evidence_of_a_listing() -> None:
+    evidence = evidence_of(LISTING)
+    assert evidence.schema_types == frozenset()
+    assert evidence.linked_headings == 20
+    assert evidence.link_words > evidence.words / 2
+    assert {"sort by", "next", "previous", "learn more"} <= evidence.phrases
+
+
+def test_microdata_types_are_read_where_the_walk_met_an_itemprop() -> None:
+    page = (
+        '<div itemscope itemtype="https://schema.org/Product"><h1 itemprop=name>Lamp</h1>'
+        "<p>A lamp for the desk, with a warm light and a heavy base.</p></div>"
+    )
+    assert evidence_of(page).schema_types == {"Product"}
+    # Without an itemprop the markup is not searched: a stray itemtype is not read.
+    assert evidence_of(page.replace(" itemprop=name", "")).schema_types == frozenset()
+
+
+def test_phrases_are_the_known_ones_cleaned_as_phrase_cleans_them() -> None:
+    page = "<p>Some text here.</p><div>» <a href=#>Add  to   Cart</a> →</div><div>Zebra</div>"
+    assert evidence_of(page).phrases == {"add to cart"}
+
+
+@pytest.mark.parametrize(
+    ("html", "kind"),
+    [(FORUM, PageType.FORUM), (PRODUCT, PageType.PRODUCT), (LISTING, PageType.LISTING)],
+)
+def test_the_fit_classifies_each_page(html: str, kind: PageType) -> None:
+    fit = fit_text(html)
+    assert fit.page_type is kind
+    assert fit.page_type_confidence is not None
+    # Sure enough that the kind's rules ran.
+    assert TYPE_CONFIDENCE <= fit.page_type_confidence <= 1.0
+    assert (fit.page_type, fit.page_type_confidence) == pytest.approx(
+        classify(evidence_of(html)), abs=1e-4
+    )
+
+
+def test_a_caller_s_page_type_is_reported_with_confidence_one() -> None:
+    fit = fit_text(FORUM, page_type=PageType.DOCUMENTATION)
+    assert (fit.page_type, fit.page_type_confidence) == (PageType.DOCUMENTATION, 1.0)
+
+
+def test_the_page_type_is_in_to_dict_as_its_value() -> None:
+    data = json.loads(json.dumps(fit_text(PRODUCT).to_dict(blocks=False)))
+    assert data["page_type"] == "product"
+    assert 0.5 <= data["page_type_confidence"] <= 1.0
+
+
+@pytest.mark.parametrize("html", [FORUM, PRODUCT, LISTING])
+def test_the_published_profile_s_text_does_not_follow_the_page_type(html: str) -> None:
+    # The rules by kind of page never run under the published profile: it does not
+    # classify, and its text is the same whatever kind a caller gives.
+    fit = fit_text(html, PUBLISHED_CONF)
+    assert (fit.page_type, fit.page_type_confidence) == (None, None)
+    for kind in PageType:
+        given = fit_text(html, PUBLISHED_CONF, page_type=kind)
+        assert given.text == fit.text
+        assert (given.page_type, given.page_type_confidence) == (kind, 1.0)
+
+
+@pytest.mark.parametrize("url", ["http://[x/", "https://[::1/a", "http://a]b/"])
+def test_a_url_urllib_cannot_split_is_no_evidence_and_no_error(url: str) -> None:
+    fit = fit_text(PRODUCT, url=url)
+    assert fit.page_type is PageType.PRODUCT
+    named = features(evidence_of(PRODUCT, url))
+    assert not [name for name in named if name.startswith(("url_", "host_"))]
