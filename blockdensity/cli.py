@@ -1,7 +1,8 @@
 """The blockdensity command: the density fit on HTML files or stdin.
 
     blockdensity PAGE.html [PAGE2.html ...]      the clean text ('-' reads stdin)
-    blockdensity --json PAGE.html                the Fit as JSON (one line per page)
+    blockdensity --format markdown PAGE.html     the clean text as Markdown (Fit.markdown)
+    blockdensity --format json PAGE.html         the Fit as JSON (one line per page; or --json)
     blockdensity --explain PAGE.html             why each block was kept or dropped
     blockdensity --highlight OUT.html PAGE.html  the page with every block marked
 
@@ -30,6 +31,7 @@ __all__ = ["main"]
 
 _EXPLAIN_TEXT = 48  # characters of each block's text shown by --explain
 _REASON_WIDTH = 38  # "outside_inner_container (article:main)"
+_FORMATS = ("text", "markdown", "json")
 
 
 class _InputError(Exception):
@@ -53,7 +55,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 _write(args.highlight, highlight(data, conf, charset=args.charset))
                 continue
             fit = fit_text(data, conf, charset=args.charset, url=args.url)
-            if args.json:
+            if args.format == "json":
                 out.write(json.dumps({"page": page, **fit.to_dict()}, ensure_ascii=False))
                 out.write("\n")
             elif args.explain:
@@ -61,8 +63,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             else:
                 if len(args.pages) > 1:
                     out.write(f"{'' if number == 0 else chr(10)}==> {page} <==\n")
-                if fit.text:
-                    out.write(fit.text + "\n")
+                text = fit.markdown if args.format == "markdown" else fit.text
+                if text:
+                    out.write(text + "\n")
     except _InputError as error:
         print(f"blockdensity: error: {error}", file=sys.stderr)
         return 1
@@ -79,7 +82,20 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("pages", nargs="+", metavar="PAGE", help="HTML file, or - for stdin")
     mode = parser.add_mutually_exclusive_group()
-    mode.add_argument("--json", action="store_true", help="print the fit as JSON, a line a page")
+    mode.add_argument(
+        "--format",
+        choices=_FORMATS,
+        default="text",
+        help="text (the default): the clean text; markdown: the same blocks as Markdown "
+        "(headings, lists, tables, code, quotes); json: the fit as JSON, a line a page",
+    )
+    mode.add_argument(
+        "--json",
+        dest="format",
+        action="store_const",
+        const="json",
+        help="print the fit as JSON, a line a page (--format json)",
+    )
     mode.add_argument(
         "--explain",
         action="store_true",

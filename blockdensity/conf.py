@@ -144,6 +144,11 @@ class Conf:
     # wants the text.
     read_metadata: bool = True
     detect_language: bool = True
+    # Fit.markdown's links: the kept text's links as Markdown links, [text](href)
+    # (resolved against the page's URL when given). Off, a link is its text, as
+    # in `text`. On, the fit keeps the parsed page until the Markdown is read,
+    # which then walks it again (blockdensity.mdlinks).
+    markdown_links: bool = False
 
     def __post_init__(self) -> None:
         for name in (
@@ -165,7 +170,7 @@ class Conf:
             if isinstance(value, str) or not all(isinstance(item, str) for item in value):
                 raise ValueError(f"Conf.{name} must be a set of names, got {value!r}")
             object.__setattr__(self, name, frozenset(item.lower() for item in value))
-        for name in ("read_metadata", "detect_language"):
+        for name in ("read_metadata", "detect_language", "markdown_links"):
             value = getattr(self, name)
             if not isinstance(value, bool):
                 raise ValueError(f"Conf.{name} must be True or False, got {value!r}")  # noqa: TRY004 - Conf's errors are all ValueError

@@ -22,7 +22,7 @@ from __future__ import annotations
 import hashlib
 from typing import Final
 
-from blockdensity.conf import DEFAULT_CONF, Conf, Profile
+from blockdensity.conf import DEFAULT_CONF, Comments, Conf, Profile
 from blockdensity.confidence import confidence, figures
 from blockdensity.decide import Verdict, decide
 from blockdensity.decide.outcome import REPORTED
@@ -30,6 +30,8 @@ from blockdensity.decide.tree import LEAVES, link_density_permil
 from blockdensity.decode import Source, decode
 from blockdensity.evidence import gather
 from blockdensity.language import detect_language
+from blockdensity.markdown import render_markdown
+from blockdensity.mdlinks import link_targets
 from blockdensity.measure import Measures, measure
 from blockdensity.metadata import read_declared
 from blockdensity.pagetype import PageType, classify
@@ -87,7 +89,9 @@ def fit_text(
     language = detect_language(rendered.text) if conf.detect_language else NO_LANGUAGE
     if not conf.read_metadata:
         metadata = NO_METADATA
-    return record(source, parsed, page, measures, verdict, rendered, language, metadata, conf, kind)
+    return record(
+        source, parsed, page, measures, verdict, rendered, language, metadata, conf, kind, url
+    )
 
 
 NO_LANGUAGE: Final = (None, None)
@@ -112,6 +116,7 @@ def record(  # noqa: PLR0913, PLR0917 - every stage's result, and the configurat
     metadata: Metadata,
     conf: Conf,
     kind: tuple[PageType, float] | None = None,
+    url: str | None = None,
 ) -> Fit:
     """The Fit the stages' results make (its block records built when first read)."""
     text = rendered.text
@@ -122,12 +127,15 @@ def record(  # noqa: PLR0913, PLR0917 - every stage's result, and the configurat
     fallback_reason = verdict.fallback or _READING_REASONS.get(parsed.reading)
     # The kind as Fit reports it (its probability rounded), which the confidence reads too.
     page_type, type_confidence = (None, None) if kind is None else (kind[0], round(kind[1], 4))
+    # The parsed page, kept for Fit.markdown's links only when they are asked for.
+    links = (parsed, url) if conf.markdown_links else None
     return Fit(
         text=text,
         title=page.title,
         lang=page.lang,
         fallback_reason=fallback_reason,
         block_factory=lambda: _block_records(page, measures, verdict),
+        markdown_factory=lambda: _markdowns(page, verdict, conf, links),
         blocks_total=len(page.blocks),
         blocks_with_words=len(words) - words.count(0),
         blocks_kept=len(verdict.kept),
@@ -155,6 +163,23 @@ def record(  # noqa: PLR0913, PLR0917 - every stage's result, and the configurat
             )
         ),
     )
+
+
+def _markdowns(
+    page: Page, verdict: Verdict, conf: Conf, links: tuple[Parsed, str | None] | None
+) -> tuple[str, str | None]:
+    """Fit.markdown and Fit.comments_markdown, rendered when first read: the blocks the
+    text and the comments hold, as `render` puts them together (with their links when
+    `links`, the parsed page and its URL, is given)."""
+    targets = link_targets(page, links[0], conf, links[1]) if links is not None else {}
+    text = render_markdown(page, verdict.kept, targets)
+    comments = conf.comments
+    if not verdict.comments or comments is Comments.DROP:
+        return text, None
+    comments_text = render_markdown(page, verdict.comments, targets)
+    if comments is Comments.INCLUDE:
+        text = f"{text}\n\n{comments_text}" if text else comments_text
+    return text, comments_text or None
 
 
 def _block_records(page: Page, measures: Measures, verdict: Verdict) -> tuple[Block, ...]:

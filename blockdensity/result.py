@@ -349,14 +349,21 @@ class Fit(Summary):
 
     `blocks` is built on first access: the per-block records cost more than
     the rest of the result, and a pipeline that needs only the text and the
-    counts never pays for them.
+    counts never pays for them. So are `markdown` and `comments_markdown`.
     """
 
     encoding: str | None = field(
         metadata=_doc("What the bytes were decoded as; None when given str.")
     )
     block_factory: Callable[[], tuple[Block, ...]] = field(repr=False, compare=False)
+    # (the text's Markdown, the comments' Markdown or None), rendered when first read.
+    markdown_factory: Callable[[], tuple[str, str | None]] = field(
+        default=lambda: ("", None), repr=False, compare=False
+    )
     _blocks: tuple[Block, ...] | None = field(default=None, init=False, repr=False, compare=False)
+    _markdown: tuple[str, str | None] | None = field(
+        default=None, init=False, repr=False, compare=False
+    )
 
     @property
     def blocks(self) -> tuple[Block, ...]:
@@ -366,6 +373,25 @@ class Fit(Summary):
             blocks = self.block_factory()
             object.__setattr__(self, "_blocks", blocks)
         return blocks
+
+    @property
+    def markdown(self) -> str:
+        """The text as Markdown (CommonMark with pipe tables, blockdensity.markdown): the
+        same kept blocks, each as its element says (headings, lists, tables, code,
+        quotes), the same words. Rendered on first access."""
+        return self._markdowns()[0]
+
+    @property
+    def comments_markdown(self) -> str | None:
+        """The comments as Markdown, as `markdown` renders the text; None with `comments`."""
+        return self._markdowns()[1]
+
+    def _markdowns(self) -> tuple[str, str | None]:
+        rendered = self._markdown
+        if rendered is None:
+            rendered = self.markdown_factory()
+            object.__setattr__(self, "_markdown", rendered)
+        return rendered
 
     def __repr__(self) -> str:
         return (
@@ -390,5 +416,7 @@ def _field_names(cls: type[object]) -> tuple[str, ...]:
 _SUMMARY_INIT: Final = tuple(f.name for f in fields(Summary) if f.init)
 # What Fit.to_dict reports: the page-level data, not the block factory.
 _FIT_DATA: Final = tuple(
-    name for name in _field_names(Fit) if name not in {"block_factory", "_blocks"}
+    name
+    for name in _field_names(Fit)
+    if name not in {"block_factory", "_blocks", "markdown_factory", "_markdown"}
 )

@@ -182,7 +182,11 @@ class Structure:
     def language(self, block: int) -> str | None:
         """The language a block in <pre> is code in, as a language-x or lang-x class on the
         <pre> or on its code child names it; None: not in a <pre>, or none named."""
-        pre = self.nearest(self.block_entries[block], ("pre",))
+        return self.pre_language(self.nearest(self.block_entries[block], ("pre",)))
+
+    def pre_language(self, pre: int) -> str | None:
+        """The language the <pre> at entry `pre` is code in, as `language` says; None: none
+        named, or not a <pre>."""
         if pre < 0 or pre not in self._pres:
             return None
         pre_class, code_class = self._pres[pre]
@@ -208,6 +212,11 @@ class Structure:
             index=places[item],
             continues=self.blocks_of(item).start < block,
         )
+
+    def places(self) -> tuple[list[int], list[int]]:
+        """Per entry, where an <li>, <tr> or cell is counted: the entry of its list, table
+        or row (-1: none), and its place there from 0 (-1, -1 for any other entry)."""
+        return self._item_places()
 
     def cell(self, block: int) -> Cell | None:
         """The table cell the block sits in (the innermost); None: none."""

@@ -1,7 +1,8 @@
 """The command (blockdensity.cli): `main` in-process, and `python -m blockdensity` as a process.
 
 Small pages are written to tmp_path and run through every mode: the clean
-text (one page, several, stdin), --json, --explain, --highlight OUT.html,
+text (one page, several, stdin), --format markdown, --json (--format json), --explain,
+--highlight OUT.html,
 --charset, --no-drop; and the exit statuses: 1 with a one-line message naming
 an input that cannot be read (or an output that cannot be written), 2 on bad
 usage. In-process runs read stdout and stderr through capsys; the process
@@ -99,6 +100,36 @@ def test_a_page_without_text_prints_nothing(tmp_path: Path, capsys: Capture) -> 
     empty = tmp_path / "empty.html"
     empty.write_bytes(b"<html><body><script>x()</script></body></html>")
     assert run_main([str(empty)], capsys) == (0, "", "")
+
+
+# --------------------------------------------------------------------------- --format
+
+
+def test_format_markdown_prints_the_fits_markdown(tmp_path: Path, capsys: Capture) -> None:
+    path = tmp_path / "structured.html"
+    path.write_text(
+        f"<h2>Head *1*</h2><p>{A20}</p><ul><li>{B20}</li><li>{N20}</li></ul>", encoding="utf-8"
+    )
+    status, out, _ = run_main(["--format", "markdown", str(path)], capsys)
+    assert status == 0
+    assert out == f"## Head \\*1\\*\n\n{A20}\n\n- {B20}\n- {N20}\n"
+    assert out == fit_text(path.read_bytes()).markdown + "\n"
+
+
+def test_format_text_is_the_default_and_json_the_same_as_the_json_flag(
+    article: Path, capsys: Capture
+) -> None:
+    assert run_main(["--format", "text", str(article)], capsys) == run_main([str(article)], capsys)
+    assert run_main(["--format", "json", str(article)], capsys) == run_main(
+        ["--json", str(article)], capsys
+    )
+
+
+def test_format_markdown_heads_each_of_several_pages(
+    article: Path, short: Path, capsys: Capture
+) -> None:
+    _, out, _ = run_main(["--format", "markdown", str(article), str(short)], capsys)
+    assert out == f"==> {article} <==\n{A20}\n\n{B20}\n\n==> {short} <==\ncaf\u00e9 x01 x02\n"
 
 
 # --------------------------------------------------------------------------- --json
@@ -299,6 +330,11 @@ def test_an_unwritable_highlight_exits_1_naming_it(
     [
         ([], "the following arguments are required: PAGE"),
         (["--json", "--explain", "PAGE"], "argument --explain: not allowed with argument --json"),
+        (
+            ["--format", "markdown", "--explain", "PAGE"],
+            "argument --explain: not allowed with argument --format",
+        ),
+        (["--format", "html", "PAGE"], "argument --format: invalid choice: 'html'"),
         (["--highlight", "out.html", "PAGE", "PAGE"], "--highlight takes exactly one PAGE"),
         (["--bogus", "PAGE"], "unrecognized arguments: --bogus"),
         (["--charset"], "argument --charset: expected one argument"),

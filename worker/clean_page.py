@@ -47,7 +47,8 @@ __all__ = [
 # truncated (the page went past the element budget), false by default,
 # confidence (how likely text is the page's main content), page_type and
 # page_type_confidence (what kind of page it is, and how sure the fit is), null
-# in older records.
+# in older records, and markdown (the text as Markdown, when the stage is asked
+# for it), null.
 SCHEMA_VERSION: Final = 4
 
 # The kinds of page the fit reports in page_type at this version (blockdensity.PageType's
@@ -270,6 +271,15 @@ class CleanPage:
         metadata={
             "description": "The blocks of text, in order (BLOCKDENSITY_OUTPUT_BLOCKS=true;"
             " else null): text is their texts joined by newlines."
+        },
+    )
+    # Added in schema version 4, with a default for the same reason.
+    markdown: str | None = field(
+        default=None,
+        metadata={
+            "description": "The text as Markdown (BLOCKDENSITY_FORMAT=markdown; else null):"
+            " the same kept blocks, as headings, lists, pipe tables, fenced code and quotes"
+            " (CommonMark with GitHub's tables), the same words."
         },
     )
     schema_version: int = SCHEMA_VERSION

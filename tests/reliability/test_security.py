@@ -167,15 +167,17 @@ def test_the_output_is_at_most_six_times_the_body(name: str) -> None:
     # With the 8 MiB body limit, an output stays under 48 MiB: within
     # RabbitMQ's default max_message_size (128 MiB). MessagePack at most 3x.
     # (With BLOCKDENSITY_OUTPUT_BLOCKS the text travels twice: 96 MiB; so does
-    # the comments' text with BLOCKDENSITY_COMMENTS=include. By default the
-    # comments field and the text hold different blocks.) The record's fixed
-    # fields (names, digest, language, a null comments, the page type, ...) are under
-    # 720 bytes.
+    # the comments' text with BLOCKDENSITY_COMMENTS=include; with
+    # BLOCKDENSITY_FORMAT=markdown the text travels again as Markdown, at most
+    # twice as long for its escapes. By default the comments field and the text
+    # hold different blocks.) The record's fixed fields (names, digest,
+    # language, a null comments and markdown, the page type, ...) are under
+    # 740 bytes.
     body, charset = _WORST_PAGES[name]
     clean = fit_page(FetchedPage(url="u", body=body, charset=charset))
     assert len(clean.text.encode()) <= 3 * len(body)
-    assert len(encode_message(clean, Encoding.MSGPACK)) <= 3 * len(body) + 720
-    assert len(encode_message(clean, Encoding.JSON)) <= 6 * len(body) + 720
+    assert len(encode_message(clean, Encoding.MSGPACK)) <= 3 * len(body) + 740
+    assert len(encode_message(clean, Encoding.JSON)) <= 6 * len(body) + 740
 
 
 def test_the_output_reports_block_counts_never_the_blocks() -> None:
@@ -185,13 +187,14 @@ def test_the_output_reports_block_counts_never_the_blocks() -> None:
         "blocks_total", "blocks_with_words", "blocks_kept", "words_total", "words_kept",
         "profile", "lang_detected", "lang_confidence", "text_sha256", "metadata",
         "comments", "confidence", "truncated", "page_type", "page_type_confidence",
-        "fit_seconds", "blocks", "schema_version",
+        "fit_seconds", "blocks", "markdown", "schema_version",
     }  # fmt: skip
     # The blocks only when the operator asks (BLOCKDENSITY_OUTPUT_BLOCKS), and
     # only the kept ones, never the dropped text (but for the user comments,
     # which travel apart in `comments` unless BLOCKDENSITY_COMMENTS=drop).
     clean = fit_page(FetchedPage(url="u", body=b"<p>a<p>b"))
     assert clean.blocks is None
+    assert clean.markdown is None  # and the Markdown only when asked (BLOCKDENSITY_FORMAT)
     assert not any(isinstance(getattr(clean, name), list | dict) for name in names)
 
 

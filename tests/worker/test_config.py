@@ -96,6 +96,7 @@ def test_empty_value_means_default() -> None:
         ("BLOCKDENSITY_INPUT_QUEUE", "q" * 256, "255 bytes"),
         ("BLOCKDENSITY_PROFILE", "tabloid", "one of"),
         ("BLOCKDENSITY_OUTPUT_BLOCKS", "maybe", "expected one of true"),
+        ("BLOCKDENSITY_FORMAT", "html", "one of 'text', 'markdown'"),
     ],
 )
 def test_invalid_value_names_the_variable(variable: str, value: str, complaint: str) -> None:
@@ -300,3 +301,9 @@ def test_each_help_lists_exactly_its_own_variables(program: str) -> None:
     assert result.stdout.startswith(f"usage: {program}")
     listed = _variables(result.stdout[result.stdout.index("environment variables:") :])
     assert listed == _variables(kind.help_table())
+
+
+@pytest.mark.parametrize(("value", "expected"), [("text", "text"), (" Markdown ", "markdown")])
+def test_format_is_text_or_markdown(value: str, expected: str) -> None:
+    assert StageSettings.from_env({"BLOCKDENSITY_FORMAT": value}).format == expected
+    assert StageSettings.from_env({}).format == "text"

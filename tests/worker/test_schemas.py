@@ -14,13 +14,16 @@ import json
 import subprocess
 import sys
 from datetime import UTC, datetime
+from types import SimpleNamespace
 
 import msgspec
 import pytest
 
 import blockdensity
 from blockdensity import Summary, fit_text
+from worker.amqp.reader import Incoming
 from worker.clean_page import PAGE_TYPES, BlockKind, FallbackReason, Metadata, Profile
+from worker.collect.jsonl import JSONL
 from worker.schemas import (
     SCHEMA_DIR,
     CleanPage,
@@ -339,6 +342,7 @@ def test_clean_page_fields_are_the_contract() -> None:
         "status",
         "fit_seconds",
         "blocks",
+        "markdown",
         "schema_version",
     )
 
@@ -454,3 +458,21 @@ def test_the_kept_blocks_travel_only_when_asked() -> None:
     assert {block.kind for block in with_blocks.blocks} <= set(BlockKind)
     for encoding in Encoding:
         assert decode_clean(encode_message(with_blocks, encoding), encoding) == with_blocks
+
+
+def test_the_markdown_travels_only_when_asked_and_the_collector_writes_it() -> None:
+    page = FetchedPage(url="https://e.org/", body=b"<h1>Title words here</h1><p>" + b"w " * 30)
+    fitted = fit_text(page.body)
+    assert clean_page(page, fitted, 0.001).markdown is None
+    with_markdown = clean_page(page, fitted, 0.001, markdown=True)
+    assert with_markdown.markdown == fitted.markdown == "# Title words here\n\n" + "w " * 29 + "w"
+    assert with_markdown.text == fitted.text
+    for encoding in Encoding:
+        body = encode_message(with_markdown, encoding)
+        assert decode_clean(body, encoding) == with_markdown
+        # The collector's JSONL line: the record's fields as they came, the markdown with them.
+        message = SimpleNamespace(
+            body=body, content_type=f"application/{encoding.value}", headers={}
+        )
+        line = JSONL.record(Incoming(message))  # type: ignore[arg-type]  # a stand-in message
+        assert json.loads(line)["markdown"] == with_markdown.markdown

@@ -51,6 +51,7 @@ class App:
             profile=settings.profile,
             comments=settings.comments,
             output_blocks=settings.output_blocks,
+            markdown=settings.format == "markdown",
             memory_limit=settings.fit_memory_limit,
             recycle_memory=settings.fit_recycle_memory,
             on_restart=self.metrics.pool_restarted,

@@ -28,9 +28,10 @@ def clean_page(
     fit_seconds: float,
     *,
     blocks: bool = False,
+    markdown: bool = False,
 ) -> CleanPage:
     """The output record of `page`, from its fit (a Fit, or any Summary); with `blocks`
-    (and a Fit), the kept blocks too."""
+    (and a Fit), the kept blocks too; with `markdown` (and a Fit), the text as Markdown."""
     reason = fit.fallback_reason
     return CleanPage(
         text=fit.text,
@@ -57,6 +58,7 @@ def clean_page(
         status=page.status,
         fit_seconds=fit_seconds,
         blocks=kept_blocks(fit) if blocks and isinstance(fit, Fit) else None,
+        markdown=fit.markdown if markdown and isinstance(fit, Fit) else None,
     )
 
 

@@ -56,13 +56,14 @@ FitFunction = Callable[[FetchedPage[bytes] | FetchedPage[str]], CleanPage]
 # The fit's configuration in this process, set once by `serve`.
 _conf: Conf = DEFAULT_CONF
 _blocks = False
+_markdown = False
 
 
 def fit_page(page: FetchedPage[bytes] | FetchedPage[str]) -> CleanPage:
     """Run the fit on one page and build its output record."""
     start = time.perf_counter()
     fit = fit_text(page.body, _conf, charset=page.charset, url=page.url)
-    return clean_page(page, fit, time.perf_counter() - start, blocks=_blocks)
+    return clean_page(page, fit, time.perf_counter() - start, blocks=_blocks, markdown=_markdown)
 
 
 def resolve_fit_function(path: str) -> FitFunction:
@@ -129,14 +130,16 @@ def serve(  # noqa: PLR0913, PLR0917 - a fit process's settings, handed over by 
     blocks: bool,
     function: FitFunction,
     memory_limit: int = 0,
+    markdown: bool = False,
 ) -> None:
     """A fit process's whole life: say ready, then answer frames until the parent closes.
 
     `memory_limit`: how many bytes the process's data may grow by beyond its
     size at start (0: no limit); a page that needs more fails alone
     (OutOfMemory) instead of the kernel's OOM killer choosing a process.
+    `markdown`: each record holds the text as Markdown too (BLOCKDENSITY_FORMAT).
     """
-    global _conf, _blocks, _memory_limit  # noqa: PLW0603 - one per process, set once
+    global _conf, _blocks, _markdown, _memory_limit  # noqa: PLW0603 - one per process, set once
     die_with_parent()  # no fit process outlives the forkserver
     be_killed_first(_FIT_OOM_SCORE)
     _memory_limit = limit_data(memory_limit)
@@ -145,6 +148,7 @@ def serve(  # noqa: PLR0913, PLR0917 - a fit process's settings, handed over by 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _conf = replace(DEFAULT_CONF, profile=profile, comments=comments)
     _blocks = blocks
+    _markdown = markdown
     channel.setblocking(True)
     # A reset socket is the parent closing it with a ping's answer unread (at
     # shutdown): the same as a clean close, the end of this process's work.

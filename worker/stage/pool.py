@@ -119,6 +119,7 @@ class FitPool:
         profile: Profile = DEFAULT_CONF.profile,
         comments: Comments = DEFAULT_CONF.comments,
         output_blocks: bool = False,
+        markdown: bool = False,
         on_restart: Callable[[RestartReason], None] = lambda _: None,
         memory_limit: int = 0,
         recycle_memory: int = 0,
@@ -129,7 +130,7 @@ class FitPool:
         context = multiprocessing.get_context("forkserver")
         self._forkserver = Forkserver(context, on_restart=on_restart, on_replaced=self._respawn)
         # memory_limit: a fit process's growth limit (RLIMIT_DATA)
-        settings = (profile, comments, output_blocks, function, memory_limit)
+        settings = (profile, comments, output_blocks, function, memory_limit, markdown)
         self._spawner = Spawner(context, self._forkserver, settings, on_restart=on_restart)
         self._recycling = Recycling(max_tasks=max_tasks, recycle_memory=recycle_memory)
         self._children: list[Child] = []

@@ -35,8 +35,8 @@ RESPAWN_DELAY: Final = 1.0
 _FORKSERVER_TIMEOUT: Final = 5.0
 
 # What a fit process is started with, after its socket (fitproc.serve's
-# arguments): profile, comments, output_blocks, function, memory_limit.
-FitSettings = tuple[Profile, Comments, bool, FitFunction, int]
+# arguments): profile, comments, output_blocks, function, memory_limit, markdown.
+FitSettings = tuple[Profile, Comments, bool, FitFunction, int, bool]
 
 
 class Spawner:

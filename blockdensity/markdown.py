@@ -1,0 +1,481 @@
+"""The kept blocks as Markdown: CommonMark, with GitHub's pipe tables (Fit.markdown).
+
+The same blocks as the text, each rendered as the element it sits in says
+(blockdensity.structure reads the walk's element table): a heading as an ATX
+heading of its level, a list item behind a `-` or `1.` marker, nested as the
+page nests its lists, a data table's cells as a pipe table, a <pre> as a
+fenced code block, a blockquote behind `>`, anything else as a paragraph; a
+blank line between them. Its words are the text's words: the lines are
+`render.block_lines`' lines (a code block keeps its blank lines too), and
+the characters Markdown would read as markup are escaped, so that a parser
+gives back what the page says.
+
+A table is rendered as a table when it is a data table as the data_tables
+rule has it (two rows and two columns or more, no table inside) and no cell
+holds a heading, a <pre> or a blockquote: a layout table's cells are the
+page's blocks, rendered as they are. Rendered on first access (Fit.markdown):
+a caller who never reads it never pays for it, nor for the structure.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Final, NamedTuple
+
+from blockdensity import _text
+from blockdensity.mdlinks import Links
+from blockdensity.render import block_lines
+from blockdensity.segment import ANCHOR_MARK, BREAK_MARK, PRE, Page
+from blockdensity.structure import Structure
+
+__all__ = ["escape_cell", "escape_heading", "escape_line", "render_markdown"]
+
+_HEADINGS: Final = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+_CELLS: Final = frozenset({"td", "th"})
+# The containers a block's lines are prefixed for.
+_CONTAINERS: Final = frozenset({"li", "blockquote"})
+# What makes a table a layout table even when it has the shape of a data one.
+_NOT_IN_CELLS: Final = _HEADINGS | {"pre", "blockquote"}
+_MIN_ROWS: Final = 2  # blockdensity.decide.tables: a data table's shape
+_MIN_COLUMNS: Final = 2
+
+# Inline: what opens code spans, emphasis, links, raw HTML and autolinks,
+# strikethrough and entity references, and the escape itself. An underscore
+# between two letters or digits opens and closes nothing (CommonMark's
+# flanking rules), so snake_case stays as it is.
+_INLINE: Final = re.compile(r"[\\`*\[\]<~_]|&(?=#?[0-9A-Za-z]+;)")
+# At a line's start: a heading, a blockquote, a list marker, a thematic
+# break, a setext underline or a table's delimiter row (the first character
+# escaped is enough), an ordered list marker (its dot or parenthesis).
+_LINE_START: Final = re.compile(
+    r"^(?:[>|]|:(?=.*\|)|#(?=#*(?:[ \t]|$))|=(?==*[ \t]*$)|[-+](?=[ \t\-|:]|$))", re.MULTILINE
+)
+_ORDERED: Final = re.compile(r"^(\d{1,9})([.)])(?=[ \t]|$)", re.MULTILINE)
+# The first characters of the lines the two patterns above may escape.
+_STARTS: Final = frozenset(">|:#=-+0123456789")
+# A heading's closing sequence: a run of # at its end.
+_CLOSING: Final = re.compile(r"(?<!#)#(?=#*$)", re.MULTILINE)
+_BACKTICKS: Final = re.compile(r"`+")
+_LANGUAGE: Final = re.compile(r"[\w+#.-]+")
+
+
+def escape_line(line: str) -> str:
+    """One line of text (no newline, no leading or trailing whitespace) as Markdown that
+    parses back as the same text: inline markup escaped, and what would start a block."""
+    return escape_lines([line])[0]
+
+
+def escape_lines(lines: list[str]) -> list[str]:
+    """`escape_line` of each line (escaped together: one pass of each pattern)."""
+    escaped = _INLINE.sub(_escaped, "\n".join(lines)).split("\n")
+    for place, line in enumerate(escaped):
+        if line[:1] in _STARTS:
+            escaped[place] = _ORDERED.sub(r"\1\\\2", _LINE_START.sub(_escaped, line))
+    return escaped
+
+
+def _escaped(found: re.Match[str]) -> str:
+    char = found[0]
+    if char == "_":
+        text, at = found.string, found.start()
+        if 0 < at < len(text) - 1 and text[at - 1].isalnum() and text[at + 1].isalnum():
+            return char
+    return "\\" + char
+
+
+def escape_heading(text: str) -> str:
+    """A heading's text as an ATX heading's content (its trailing # kept as text)."""
+    return escape_headings([text])[0]
+
+
+def escape_headings(texts: list[str]) -> list[str]:
+    """`escape_heading` of each text (escaped together)."""
+    return _CLOSING.sub(_escaped, _INLINE.sub(_escaped, "\n".join(texts))).split("\n")
+
+
+def escape_cell(text: str) -> str:
+    """A table cell's text as a pipe table's cell: its inline markup and its pipes escaped."""
+    return _INLINE.sub(_escaped, text).replace("|", r"\|")
+
+
+class _Context(NamedTuple):
+    """Where an entry sits: what its blocks render as."""
+
+    chain: tuple[int, ...]  # the li and blockquote entries around it and it, outermost first
+    level: int  # the heading it is in: 1-6; 0: none
+    cell: int  # the innermost table cell around it or it; -1: none
+    pre: int  # the innermost <pre> around it or it; -1: none
+
+
+_OUTSIDE: Final = _Context((), 0, -1, -1)
+_LEVELS: Final = {f"h{level}": level for level in range(1, 7)}
+_CONTEXT_TAGS: Final = _CONTAINERS | _CELLS | _HEADINGS | {"pre"}
+
+
+class _Unit(NamedTuple):
+    """What one or more consecutive kept blocks render as."""
+
+    kind: str  # "paragraph", "heading", "code", "table"
+    key: int  # the block (paragraph), the level (heading), the <pre> or the table entry
+    chain: tuple[int, ...]  # the li and blockquote entries around it, outermost first
+    lines: list[str]  # its Markdown lines, without the containers' prefixes
+
+
+class _Table:
+    """A pipe table's cells as they come: (row order, row entry) -> cell place -> texts."""
+
+    def __init__(self) -> None:
+        self.rows: dict[tuple[int, int], dict[int, list[str]]] = {}
+        self.header: set[tuple[int, int]] = set()
+
+    def add(self, row: tuple[int, int], place: int, text: str, *, header_row: bool) -> None:
+        self.rows.setdefault(row, {}).setdefault(place, []).append(text)
+        if header_row:
+            self.header.add(row)
+
+    def lines(self) -> list[str]:
+        rows = sorted(self.rows)
+        # The header: the first row of <th> cells, else the first row.
+        head = next((row for row in rows if row in self.header), rows[0])
+        rows.remove(head)
+        columns = max(max(cells) + 1 for cells in self.rows.values())
+
+        def line(row: tuple[int, int]) -> str:
+            cells = self.rows[row]
+            texts = ["<br>".join(cells.get(place, ())) for place in range(columns)]
+            return "| " + " | ".join(texts) + " |"
+
+        return [line(head), "|" + " --- |" * columns, *map(line, rows)]
+
+
+class _Renderer:
+    def __init__(self, page: Page) -> None:
+        self.page = page
+        self.structure = Structure(page)
+        self.tags = self.structure.tags
+        self.data_tables: dict[int, bool] = {}
+        self.contexts: dict[int, _Context] = {}
+        self.places = self.structure.places()
+        self.parents = self.structure.parents
+        self.header_rows: dict[int, bool] = {}
+
+    def context(self, entry: int) -> _Context:
+        """Where the entry sits: worked out once per entry, from its parent's."""
+        contexts = self.contexts
+        known = contexts.get(entry)
+        if known is not None:
+            return known
+        # The entries around it not yet known, innermost first; then down from there.
+        path = []
+        parents = self.parents
+        while entry >= 0 and entry not in contexts:
+            path.append(entry)
+            entry = parents[entry]
+        outer = contexts[entry] if entry >= 0 else _OUTSIDE
+        tags = self.tags
+        for inner in reversed(path):
+            tag = tags[inner]
+            if tag in _CONTEXT_TAGS:
+                outer = _Context(
+                    (*outer.chain, inner) if tag in _CONTAINERS else outer.chain,
+                    _LEVELS.get(tag, outer.level),
+                    inner if tag in _CELLS else outer.cell,
+                    inner if tag == "pre" else outer.pre,
+                )
+            contexts[inner] = outer
+        return outer
+
+    def is_data_table(self, table: int) -> bool:
+        known = self.data_tables.get(table)
+        if known is None:
+            shape = self.structure.table_shape(table)
+            tags = self.tags
+            known = (
+                not shape.nested
+                and shape.rows >= _MIN_ROWS
+                and shape.columns >= _MIN_COLUMNS
+                and not any(tags[e] in _NOT_IN_CELLS for e in self.structure.descendants(table))
+            )
+            self.data_tables[table] = known
+        return known
+
+    def units(self, kept: Sequence[int], links: Links) -> list[_Unit]:
+        page, structure = self.page, self.structure
+        blocks, texts = page.blocks, page.block_texts()
+        entries = structure.block_entries
+        # The one-line blocks' lines, collapsed in one pass as render_blocks does.
+        plain = [
+            index for index in kept if not blocks[index][PRE] and BREAK_MARK not in texts[index]
+        ]
+        collapsed = _text.collapse([texts[index] for index in plain]).split("\n") if plain else []
+        one_line = dict(zip(plain, collapsed, strict=True)) if len(collapsed) == len(plain) else {}
+        units: list[_Unit] = []
+        tables: dict[int, _Table] = {}
+        for index in kept:
+            info, text = blocks[index], texts[index]
+            context = self.context(entries[index])
+            if info[PRE]:
+                key = context.pre if context.pre >= 0 else entries[index]
+                lines = _code_lines(text)
+                last = units[-1] if units else None
+                if last is not None and last.kind == "code" and last.key == key:
+                    last.lines.extend(lines)
+                elif lines:
+                    units.append(_Unit("code", key, self.context(key).chain, lines))
+                continue
+            linked = links.get(index)
+            if linked is not None:
+                self._add_linked(units, tables, index, context, linked)
+                continue
+            line = one_line.get(index)
+            text_lines = [line] if line is not None else block_lines(info, text)
+            if not text_lines:
+                continue
+            if context.cell >= 0 and self._add_cell(units, tables, index, context.cell, text_lines):
+                continue
+            if context.level:
+                units.append(_Unit("heading", context.level, context.chain, [" ".join(text_lines)]))
+            else:
+                units.append(_Unit("paragraph", index, context.chain, text_lines))
+        self._escape(units, tables)
+        return units
+
+    def _escape(self, units: list[_Unit], tables: dict[int, _Table]) -> None:
+        """The units' lines as Markdown: all paragraphs' lines escaped at once, then all
+        headings'; the tables' rows."""
+        escaped = iter(
+            escape_lines(
+                [line for unit in units if unit.kind == "paragraph" for line in unit.lines]
+            )
+        )
+        headings = iter(
+            escape_headings([unit.lines[0] for unit in units if unit.kind == "heading"])
+        )
+        for unit in units:
+            kind, unit_lines = unit.kind, unit.lines
+            if kind == "paragraph":
+                if len(unit_lines) == 1:
+                    unit_lines[0] = next(escaped)
+                else:
+                    # A <br> inside a paragraph: a hard line break (a backslash at the end).
+                    count = len(unit_lines)
+                    unit_lines[:] = [next(escaped) + "\\" for _ in range(count - 1)]
+                    unit_lines.append(next(escaped))
+            elif kind == "heading":
+                unit_lines[0] = "#" * unit.key + " " + next(headings)
+            elif kind == "table":
+                unit_lines[:] = tables[unit.key].lines()
+
+    def write(self, units: list[_Unit]) -> str:
+        structure, tags = self.structure, self.tags
+        out: list[str] = []
+        widths: dict[int, int] = {}  # each list item begun: its marker's width
+        previous: tuple[int, ...] | None = None
+        for unit in units:
+            chain = unit.chain
+            if not chain and not previous:  # the common case: in no list and no quote
+                if previous is not None:
+                    out.append("")
+                if unit.kind == "code":
+                    out.extend(_fence(unit.lines, structure.pre_language(unit.key)))
+                else:
+                    out.extend(unit.lines)
+                previous = chain
+                continue
+            if previous is not None and not self._tight(previous, chain, widths):
+                # A blank line, inside the quotes the two units share.
+                common = 0
+                while common < min(len(previous), len(chain)) and previous[common] == chain[common]:
+                    common += 1
+                out.append(">" * sum(tags[e] == "blockquote" for e in chain[:common]))
+            first = rest = ""
+            for entry in chain:
+                if tags[entry] == "blockquote":
+                    first += "> "
+                    rest += "> "
+                elif entry in widths:
+                    first += " " * widths[entry]
+                    rest += " " * widths[entry]
+                else:
+                    marker = self._marker(entry)
+                    widths[entry] = len(marker)
+                    first += marker
+                    rest += " " * len(marker)
+            lines = unit.lines
+            if unit.kind == "code":
+                lines = _fence(lines, structure.pre_language(unit.key))
+            out.append((first + lines[0]).rstrip())
+            out.extend((rest + line).rstrip() for line in lines[1:])
+            previous = chain
+        return "\n".join(out)
+
+    def _add_linked(
+        self,
+        units: list[_Unit],
+        tables: dict[int, _Table],
+        index: int,
+        context: _Context,
+        linked: tuple[str, list[str]],
+    ) -> None:
+        """Add the block `index`, which has links (`linked`: its raw text and their targets),
+        rendered and escaped at once."""
+        lines = _linked_lines(*linked)
+        if not lines:
+            return
+        if context.cell >= 0 and self._add_cell(
+            units, tables, index, context.cell, lines, escaped=True
+        ):
+            return
+        if context.level:
+            heading = _CLOSING.sub(_escaped, " ".join(lines))
+            units.append(_Unit("done", index, context.chain, ["#" * context.level + " " + heading]))
+        else:
+            lines[:-1] = [line + "\\" for line in lines[:-1]]
+            units.append(_Unit("done", index, context.chain, lines))
+
+    def _add_cell(  # noqa: PLR0913 - the units so far, and where the block goes
+        self,
+        units: list[_Unit],
+        tables: dict[int, _Table],
+        index: int,
+        cell: int,
+        text_lines: list[str],
+        *,
+        escaped: bool = False,
+    ) -> bool:
+        """Add the block `index`, in the cell at entry `cell`, to its table's unit, if its
+        table is a data table; else False. `escaped`: its lines are Markdown already."""
+        containers, places = self.places
+        row = containers[cell]
+        table = (
+            containers[row] if row >= 0 else self.structure.nearest(self.parents[cell], ("table",))
+        )
+        if table < 0 or not self.is_data_table(table):
+            return False
+        last = units[-1] if units else None
+        if last is None or last.kind != "table" or last.key != table:
+            tables[table] = _Table()
+            units.append(_Unit("table", table, self.context(table).chain, []))
+        header_row = self.header_rows.get(row)
+        if header_row is None:
+            found = self.structure.cell(index)
+            header_row = self.header_rows[row] = found is not None and found.header_row
+        tables[table].add(
+            (places[row] if row >= 0 else -1, row),
+            places[cell],
+            "<br>".join(
+                line.replace("|", r"\|") if escaped else escape_cell(line) for line in text_lines
+            ),
+            header_row=header_row,
+        )
+        return True
+
+    def _marker(self, item: int) -> str:
+        around, place = self.places[0][item], self.places[1][item]
+        if around >= 0 and self.tags[around] == "ol":
+            return f"{place + 1}. "
+        return "- "
+
+    def _tight(
+        self, previous: tuple[int, ...], chain: tuple[int, ...], begun: dict[int, int]
+    ) -> bool:
+        """Whether `chain`'s unit begins a list item right below the previous unit's item,
+        without a blank line: a sibling or a first nested item, which no lazy line or
+        list that cannot interrupt a paragraph could swallow."""
+        if not chain or chain[-1] in begun or self.tags[chain[-1]] != "li":
+            return False
+        items = [e for e in previous if self.tags[e] == "li"]
+        if not items:
+            return False
+        containers = self.places[0]
+        around, place = containers[chain[-1]], self.places[1][chain[-1]]
+        if any(containers[item] == around for item in items):
+            return chain[:-1] == previous[: len(chain) - 1]
+        # The first item of a list nested in the previous item: an ordered list must
+        # start at 1 to interrupt the paragraph before it.
+        ordered = around >= 0 and self.tags[around] == "ol"
+        return chain[:-1] == previous and (not ordered or place == 0)
+
+
+def _code_lines(text: str) -> list[str]:
+    lines = [line.rstrip() for line in text.replace(BREAK_MARK, "\n").split("\n")]
+    while lines and not lines[-1]:
+        lines.pop()
+    start = 0
+    while start < len(lines) and not lines[start]:
+        start += 1
+    return lines[start:]
+
+
+def _fence(lines: list[str], language: str | None) -> list[str]:
+    """A fenced code block: a fence longer than any run of backticks inside."""
+    longest = max((len(run) for line in lines for run in _BACKTICKS.findall(line)), default=0)
+    fence = "`" * max(3, longest + 1)
+    info = language if language is not None and _LANGUAGE.fullmatch(language) else ""
+    return [fence + info, *lines, fence]
+
+
+def _linked_lines(raw: str, targets: list[str]) -> list[str]:
+    """A block's lines, escaped, its links as Markdown links: `raw` is its text with the
+    anchor marks, `targets` its links' targets in order (mdlinks.link_targets)."""
+    out: list[str] = []
+    hrefs = iter(targets)
+    for place, part in enumerate(raw.split(ANCHOR_MARK)):
+        if place % 2 == 0:
+            out.append(_INLINE.sub(_escaped, part))
+            continue
+        text = " ".join(part.replace(BREAK_MARK, " ").split())
+        if not text:
+            out.append(part)
+            continue
+        href = next(hrefs, "")
+        inner = _INLINE.sub(_escaped, text)
+        lead = " " if part[:1].isspace() else ""
+        trail = " " if part[-1:].isspace() else ""
+        out.append(
+            f"{lead}[{inner}]({_destination(href)}){trail}" if href else _INLINE.sub(_escaped, part)
+        )
+    lines = [" ".join(line.split()) for line in "".join(out).split(BREAK_MARK)]
+    return [
+        _ORDERED.sub(r"\1\\\2", _LINE_START.sub(_escaped, line)) if line[:1] in _STARTS else line
+        for line in lines
+        if line
+    ]
+
+
+def _destination(href: str) -> str:
+    """A link's target as a Markdown link destination: what would end it or escape in it
+    percent-encoded (a % stays: the target may be encoded already)."""
+    for char, code in _DESTINATION:
+        if char in href:
+            href = href.replace(char, code)
+    return href
+
+
+_DESTINATION: Final = (
+    (" ", "%20"),
+    ("(", "%28"),
+    (")", "%29"),
+    ("<", "%3C"),
+    (">", "%3E"),
+    ("\\", "%5C"),
+)
+
+
+def render_markdown(page: Page, kept: Sequence[int], links: Links | None = None) -> str:
+    """The blocks `kept` (indexes into page.blocks, in order) as Markdown; `links`, the
+    targets of the blocks' links (mdlinks.link_targets), renders them as links."""
+    if not kept:
+        return ""
+    if page.elements is None or len(page.elements.blocks()) != len(page.blocks):
+        # No element table (no body): each block a paragraph.
+        texts = page.block_texts()
+        paragraphs = [
+            "\\\n".join(map(escape_line, lines))
+            for index in kept
+            if (lines := block_lines(page.blocks[index], texts[index]))
+        ]
+        return "\n\n".join(paragraphs)
+    renderer = _Renderer(page)
+    return renderer.write(renderer.units(kept, links or {}))

@@ -1,0 +1,76 @@
+"""The targets of the links in a page's blocks, for Markdown's links (Conf.markdown_links).
+
+The walk marks each <a>'s edges in a block's text (segment.ANCHOR_MARK, in
+pairs within every block) but keeps no attribute. Asked for links, the
+page is walked again with a trace (which block each text node went to):
+each text node's nearest <a> says which link its text is in, and its href
+where the link goes. A block's marked spans with words pair up, in order,
+with the links its text nodes are in; a block where they do not (the same
+links, the same text) renders without links, as the text does. A link
+without an href renders as its text.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+from urllib.parse import urljoin
+
+from blockdensity import dom
+from blockdensity.conf import Conf
+from blockdensity.parse import Parsed
+from blockdensity.segment import (
+    ANCHOR_MARK,
+    BLOCK_END,
+    BREAK_MARK,
+    SUB_CLOSE,
+    SUB_OPEN,
+    Page,
+    Trace,
+    walk,
+)
+
+__all__ = ["Links", "link_targets"]
+
+_A: Final = dom.tag_id("a")
+
+# Per block with links: its raw text (anchor marks kept, sup/sub marks gone)
+# and the target of each span with words, in order.
+Links = dict[int, tuple[str, list[str]]]
+
+
+def link_targets(page: Page, parsed: Parsed, conf: Conf, url: str | None) -> Links:
+    """The links of `page`'s blocks (as `walk` made it from `parsed` under `conf`): per
+    block whose spans pair up with its links, its raw text and their targets."""
+    if ANCHOR_MARK not in page.text:
+        return {}
+    trace: Trace = []
+    again = walk(parsed, conf, trace)
+    if again.text != page.text:
+        return {}  # not the page the fit read: no links rather than wrong ones
+    anchors: dict[int, list[tuple[int, str, list[str]]]] = {}
+    for block, node in trace:
+        anchor = node.parent
+        while anchor is not None and anchor.tag_id != _A:
+            anchor = anchor.parent
+        if anchor is None:
+            continue
+        runs = anchors.setdefault(block, [])
+        if not runs or runs[-1][0] != anchor.mem_id:
+            href = (anchor.attrs.get("href") or "").strip()
+            runs.append((anchor.mem_id, urljoin(url, href) if url and href else href, []))
+        runs[-1][2].append(node.text(deep=False))
+    raw = page.text.replace(SUB_OPEN, "").replace(SUB_CLOSE, "").split(BLOCK_END)
+    found: Links = {}
+    for block, runs in anchors.items():
+        # Compared without whitespace: the trace does not say what stood between
+        # two text nodes (a <br>, a separating element).
+        spans = [
+            "".join(span.replace(BREAK_MARK, "").split())
+            for span in raw[block].split(ANCHOR_MARK)[1::2]
+        ]
+        spans = [span for span in spans if span]
+        links = [(href, "".join("".join(texts).split())) for _, href, texts in runs]
+        links = [(href, text) for href, text in links if text]
+        if [text for _, text in links] == spans:
+            found[block] = (raw[block], [href for href, _ in links])
+    return found

@@ -1,0 +1,429 @@
+"""Fit.markdown (blockdensity.markdown), parsed back by another implementation.
+
+markdown-it-py, a CommonMark parser with GitHub's tables, reads what the
+renderer writes: escaped text parses back as that text, as plain inline
+content; and on generated pages of every structure (headings of every level
+and inside links, nested ordered and unordered lists, tables with header,
+empty and spanning cells, code with backticks, blank lines and a language,
+quotes, text full of Markdown's own characters), fitted under a
+configuration that keeps every block with words, each heading, list item,
+table cell and code block the fit kept parses back as that element with its
+text.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import html
+from collections import Counter
+from dataclasses import dataclass
+
+import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+
+from blockdensity import Decision, Fit, fit_text
+from blockdensity.conf import PPM, Comments, Conf, Profile
+from blockdensity.markdown import escape_cell, escape_heading, escape_line
+from blockdensity.segment import segment
+from blockdensity.structure import Structure
+from tests.hypothesis_profiles import examples
+
+PROFILE = examples(200)
+
+# Every block with a word kept: no link is dense, every block with a word is long.
+KEEP_ALL = Conf(
+    profile=Profile.PUBLISHED,
+    words_curr_short=0,
+    ld_curr_max_ppm=PPM,
+    ld_prev_max_ppm=PPM,
+    drop_elements=frozenset(),
+    drop_roles=frozenset(),
+)
+
+
+def parser() -> MarkdownIt:
+    return MarkdownIt("commonmark").enable(["table", "strikethrough"])
+
+
+def inline_text(token: Token) -> str:
+    """An inline token's content as plain text (a hard break as a newline, a cell's <br>
+    as itself); any other markup than text fails the test."""
+    parts = []
+    for child in token.children or []:
+        if child.type == "text":
+            parts.append(child.content)
+        elif child.type == "hardbreak":
+            parts.append("\n")
+        elif child.type == "html_inline" and child.content == "<br>":
+            parts.append("<br>")  # a line break inside a table cell
+        else:
+            raise AssertionError(f"{child.type} in {token.content!r}")
+    return "".join(parts)
+
+
+# --------------------------------------------------------------------------- escaping
+
+MARKDOWN_CHARS = "\\`*_{}[]()<>#+-.!|~=:&;\"' \t1a_é"
+# A line of text as the renderer gives one: runs of whitespace made one space, none
+# at either end; Markdown's own characters and entities drawn often.
+lines_text = st.lists(
+    st.one_of(
+        st.sampled_from(MARKDOWN_CHARS),
+        st.sampled_from(["&amp;", "&#35;", "&copy;", "1.", "2)", "---", "***", "```", "~~~"]),
+        st.characters(blacklist_categories=("Cs", "Cc")),
+    ),
+    min_size=1,
+    max_size=30,
+).map(lambda parts: " ".join("".join(parts).split()))
+
+
+@PROFILE
+@given(lines_text)
+@example("1. item")
+@example("- item")
+@example("# heading")
+@example("> quote")
+@example("===")
+@example("a_b_c _d_ e__f__ *g*")
+@example("&amp; &#35; [x](y) <b> `c` ~~s~~")
+@example("| a | b |")
+@example("\\")
+def test_an_escaped_line_parses_back_as_its_text(text: str) -> None:
+    if not text:
+        return
+    tokens = parser().parse(escape_line(text))
+    assert [token.type for token in tokens] == ["paragraph_open", "inline", "paragraph_close"]
+    assert inline_text(tokens[1]) == text
+
+
+@PROFILE
+@given(st.lists(lines_text.filter(bool), min_size=1, max_size=4))
+@example(["a", "==="])
+@example(["a | b", "--- | ---"])
+@example(["a", "- b"])
+@example(["a", "|-|-|"])
+@example(["a", ":-:|"])
+def test_escaped_lines_with_hard_breaks_parse_back_as_one_paragraph(lines: list[str]) -> None:
+    escaped = [escape_line(line) for line in lines]
+    source = "\n".join([line + "\\" for line in escaped[:-1]] + escaped[-1:])
+    tokens = parser().parse(source)
+    assert [token.type for token in tokens] == ["paragraph_open", "inline", "paragraph_close"]
+    assert inline_text(tokens[1]) == "\n".join(lines)
+
+
+@PROFILE
+@given(lines_text.filter(bool), st.integers(1, 6))
+@example("C #", 2)
+@example("##", 1)
+@example("a \\#", 3)
+def test_an_escaped_heading_parses_back_as_its_text(text: str, level: int) -> None:
+    tokens = parser().parse("#" * level + " " + escape_heading(text))
+    assert [token.type for token in tokens] == ["heading_open", "inline", "heading_close"]
+    assert tokens[0].tag == f"h{level}"
+    assert inline_text(tokens[1]) == text
+
+
+@PROFILE
+@given(lines_text.filter(bool))
+@example("a | b")
+@example("a \\| b")
+@example("|")
+def test_an_escaped_cell_parses_back_as_its_text(text: str) -> None:
+    tokens = parser().parse(f"| h | i |\n| --- | --- |\n| {escape_cell(text)} | x |")
+    cells = [token for token in tokens if token.type == "inline"]
+    assert [inline_text(cell) for cell in cells] == ["h", "i", text, "x"]
+
+
+# --------------------------------------------------------------------------- pages
+
+WORDS = ["alpha", "beta", "gamma", "delta", "snake_case", "x2", "über", "naïve"]
+MARKS = ["*", "_", "`", "#", "1.", "2)", "-", "+", ">", "[", "]", "\\", "<", "&", "|", "~", "="]
+words = st.lists(st.sampled_from(WORDS + MARKS), min_size=1, max_size=6).map(" ".join)
+
+
+@dataclass
+class Built:
+    """A generated page's HTML."""
+
+    parts: list[str]
+
+    def add(self, part: str) -> None:
+        self.parts.append(part)
+
+
+def esc(text: str) -> str:
+    return html.escape(text, quote=False)
+
+
+@st.composite
+def lists(draw: st.DrawFn, depth: int = 0) -> str:
+    tag = draw(st.sampled_from(["ul", "ol"]))
+    items = []
+    for _ in range(draw(st.integers(1, 4))):
+        item = esc(draw(words))
+        if draw(st.booleans()):
+            item += "<br>" + esc(draw(words))
+        if depth < 2 and draw(st.integers(0, 3)) == 0:
+            item += draw(lists(depth + 1))
+        if draw(st.integers(0, 5)) == 0:
+            item = f"<p>{item}</p><p>{esc(draw(words))}</p>"
+        items.append(f"<li>{item}</li>")
+    return f"<{tag}>{''.join(items)}</{tag}>"
+
+
+@st.composite
+def tables(draw: st.DrawFn) -> str:
+    columns = draw(st.integers(2, 4))
+    rows = []
+    if draw(st.booleans()):
+        rows.append("".join(f"<th>{esc(draw(words))}</th>" for _ in range(columns)))
+    for _ in range(draw(st.integers(2 - len(rows), 4))):
+        cells = []
+        column = 0
+        while column < columns:
+            span = draw(st.integers(1, 2)) if column < columns - 1 else 1
+            tag = draw(st.sampled_from(["td", "td", "td", "th"]))
+            text = draw(st.one_of(st.just(""), words, words.map(lambda w: w + "<br>" + w)))
+            text = esc(text).replace("&lt;br&gt;", "<br>")
+            attribute = f' colspan="{span}"' if span > 1 else ""
+            cells.append(f"<{tag}{attribute}>{text}</{tag}>")
+            column += span
+        rows.append("".join(cells))
+    body = "".join(f"<tr>{row}</tr>" for row in rows)
+    return f"<table>{body}</table>"
+
+
+@st.composite
+def code(draw: st.DrawFn) -> str:
+    lines = draw(
+        st.lists(
+            st.one_of(words, st.sampled_from(["", "    indented = 1", "```", "````x", "a `b` c"])),
+            min_size=1,
+            max_size=6,
+        )
+    )
+    language = draw(st.sampled_from(["", ' class="language-python"', ' class="lang-js"']))
+    text = esc("\n".join(lines))
+    return f"<pre><code{language}>{text}</code></pre>"
+
+
+@st.composite
+def pages(draw: st.DrawFn) -> str:
+    parts = []
+    for _ in range(draw(st.integers(1, 8))):
+        kind = draw(st.sampled_from(["h", "p", "list", "table", "pre", "quote", "ah"]))
+        if kind == "h":
+            level = draw(st.integers(1, 6))
+            parts.append(f"<h{level}>{esc(draw(words))}</h{level}>")
+        elif kind == "ah":
+            level = draw(st.integers(1, 6))
+            parts.append(f'<a href="/x"><h{level}>{esc(draw(words))}</h{level}></a>')
+        elif kind == "p":
+            parts.append(f"<p>{esc(draw(words))}<br>{esc(draw(words))}</p>")
+        elif kind == "list":
+            parts.append(draw(lists()))
+        elif kind == "table":
+            parts.append(draw(tables()))
+        elif kind == "pre":
+            parts.append(draw(code()))
+        else:
+            inner = draw(st.sampled_from([lists(), words.map(lambda w: f"<p>{esc(w)}</p>")]))
+            parts.append(f"<blockquote><p>{esc(draw(words))}</p>{draw(inner)}</blockquote>")
+    return "<html><body>" + "".join(parts) + "</body></html>"
+
+
+def kept_elements(page: str, fit: Fit) -> dict[str, list[str]]:
+    """What the fit kept, by kind (as the page's structure places each kept block): the
+    texts the Markdown should give back."""
+    found: dict[str, list[str]] = {"heading": [], "item": [], "cell": [], "code": []}
+    structure = Structure(segment(page, KEEP_ALL))
+    for index, block in enumerate(fit.blocks):
+        if block.decision is not Decision.CONTENT and not fit.fallback:
+            continue
+        level = structure.heading_level(index)
+        if structure.element(index) == "pre":
+            found["code"].extend(block.text.split("\n"))
+        elif structure.cell(index) is not None:
+            found["cell"].extend(block.text.split("\n"))
+        elif level is not None:
+            found["heading"].append(f"h{level} " + " ".join(block.text.split("\n")))
+        elif structure.list_item(index) is not None:
+            found["item"].append(block.text)
+    return found
+
+
+def parsed_elements(markdown: str) -> dict[str, list[str]]:
+    """The same, read from the Markdown by markdown-it-py."""
+    found: dict[str, list[str]] = {"heading": [], "item": [], "cell": [], "code": []}
+    tokens = parser().parse(markdown)
+    context: list[str] = []
+    for index, token in enumerate(tokens):
+        if token.nesting == 1:
+            context.append(token.type)
+        elif token.nesting == -1:
+            context.pop()
+        elif token.type == "inline":
+            text = inline_text(token)
+            if context[-1] == "heading_open":
+                found["heading"].append(f"{tokens[index - 1].tag} {text}")
+            elif context[-1] in {"th_open", "td_open"}:
+                found["cell"].extend(part for part in text.split("<br>") if part)
+            elif context[-2:] == ["list_item_open", "paragraph_open"]:
+                found["item"].append(text)
+        elif token.type == "fence":
+            found["code"].extend(line for line in token.content.split("\n") if line.strip())
+    return found
+
+
+@PROFILE
+@given(pages())
+def test_every_kept_element_parses_back_as_itself(page: str) -> None:
+    fit = fit_text(page, KEEP_ALL)
+    kept = kept_elements(page, fit)
+    parsed = parsed_elements(fit.markdown)
+    assert Counter(parsed["heading"]) == Counter(kept["heading"])
+    assert Counter(parsed["cell"]) == Counter(kept["cell"])
+    assert Counter(parsed["code"]) == Counter(kept["code"])
+    assert Counter(parsed["item"]) == Counter(kept["item"])
+
+
+@PROFILE
+@given(pages())
+def test_the_markdown_holds_the_texts_words(page: str) -> None:
+    fit = fit_text(page, KEEP_ALL)
+    plain = []
+    for token in parser().parse(fit.markdown):
+        if token.type == "inline":
+            plain.append(inline_text(token).replace("<br>", " "))
+        elif token.type == "fence":
+            plain.append(token.content)
+    assert Counter(" ".join(plain).split()) == Counter(fit.text.split())
+
+
+# --------------------------------------------------------------------------- cases
+
+
+def test_a_page_as_markdown() -> None:
+    page = (
+        "<h1>Title</h1><p>One <b>para</b> 1. *x*</p>"
+        "<ul><li>a<ul><li>b</li></ul></li><li>c</li></ul>"
+        "<ol><li>d</li><li>e</li></ol>"
+        "<table><tr><th>k</th><th>v | w</th></tr><tr><td>1</td><td></td></tr></table>"
+        '<pre><code class="language-py">x = "```"\n\ny</code></pre>'
+        "<blockquote><p>q1</p><p>q2</p></blockquote>"
+    )
+    assert fit_text(page, KEEP_ALL).markdown == (
+        "# Title\n\nOne para 1. \\*x\\*\n\n- a\n  - b\n- c\n\n1. d\n2. e\n\n"
+        "| k | v \\| w |\n| --- | --- |\n| 1 |  |\n\n"
+        '````py\nx = "```"\n\ny\n````\n\n> q1\n>\n> q2'
+    )
+
+
+def test_an_ordered_list_keeps_the_pages_numbers_and_nests_in_a_quote() -> None:
+    page = "<blockquote><ol><li>a</li><li>b<ol><li>c</li></ol></li></ol></blockquote>"
+    assert fit_text(page, KEEP_ALL).markdown == "> 1. a\n> 2. b\n>    1. c"
+
+
+def test_a_layout_table_renders_its_cells_as_blocks() -> None:
+    page = "<table><tr><td><h2>Side</h2><p>text</p></td><td><p>more</p></td></tr></table>"
+    assert fit_text(page, KEEP_ALL).markdown == "## Side\n\ntext\n\nmore"
+
+
+def test_markdown_is_rendered_on_first_read_only() -> None:
+    calls = []
+    fit = fit_text("<p>words here</p>", KEEP_ALL)
+    factory = fit.markdown_factory
+
+    def counted() -> tuple[str, str | None]:
+        calls.append(1)
+        return factory()
+
+    object.__setattr__(fit, "markdown_factory", counted)
+    assert not calls
+    assert fit.markdown == fit.markdown == "words here"
+    assert len(calls) == 1
+
+
+@pytest.mark.parametrize("comments", list(Comments))
+def test_comments_get_their_markdown(comments: Comments) -> None:
+    page = (
+        "<article><h1>Head</h1><p>" + "word " * 60 + "</p></article>"
+        '<div class="comments"><ul class="comment-list"><li class="comment"><p>'
+        + "I agree with this *entirely* "
+        + "yes " * 20
+        + "</p></li></ul></div>"
+    )
+    fit = fit_text(page, Conf(comments=comments))
+    if fit.comments is None:
+        assert fit.comments_markdown is None
+        return
+    assert fit.comments_markdown is not None
+    assert "\\*entirely\\*" in fit.comments_markdown
+    if comments is Comments.INCLUDE:
+        assert fit.markdown.endswith(fit.comments_markdown)
+
+
+# --------------------------------------------------------------------------- links
+
+LINKS = dataclasses.replace(KEEP_ALL, markdown_links=True)
+
+
+def test_links_are_markdown_links_when_asked() -> None:
+    page = (
+        '<p>See <a href="/x?a=1&amp;b=(2)">the *docs*</a> now, <a name=n>an anchor</a>'
+        ' and <a href="y">y</a>z.</p>'
+        '<a href="/h"><h2>Heading link</h2></a><ul><li><a href="/l">item link</a> more</li></ul>'
+        '<table><tr><th>k</th><th>v</th></tr><tr><td><a href="/c">cell|link</a></td><td>2</td>'
+        '</tr></table><p>line <a href="/b">one<br>two</a> end</p>'
+    )
+    assert fit_text(page, LINKS, url="https://e.org/base/").markdown == (
+        "See [the \\*docs\\*](https://e.org/x?a=1&b=%282%29) now, an anchor and"
+        " [y](https://e.org/base/y)z.\n\n## [Heading link](https://e.org/h)\n\n"
+        "- [item link](https://e.org/l) more\n\n"
+        "| k | v |\n| --- | --- |\n| [cell\\|link](https://e.org/c) | 2 |\n\n"
+        "line [one two](https://e.org/b) end"
+    )
+    # Not asked (the default): a link is its text, as in `text`.
+    assert fit_text(page, KEEP_ALL).markdown.startswith("See the \\*docs\\* now, an anchor and yz.")
+    with pytest.raises(ValueError, match="markdown_links must be True or False"):
+        Conf(markdown_links="yes")  # type: ignore[arg-type]  # the wrong type, on purpose
+
+
+@PROFILE
+@given(
+    st.lists(
+        st.tuples(words, st.one_of(st.none(), words), st.sampled_from(["/a b", "c(d)", "e\\f"])),
+        min_size=1,
+        max_size=5,
+    )
+)
+def test_links_parse_back_with_their_text_and_target(
+    parts: list[tuple[str, str | None, str]],
+) -> None:
+    html_parts: list[str] = []
+    expected: list[tuple[str, str]] = []
+    for number, (before, linked, path) in enumerate(parts):
+        html_parts.append(esc(before))
+        if linked is not None:
+            href = f"/{number}{path}"
+            html_parts.append(f' <a href="{html.escape(href)}">{esc(linked)}</a> ')
+            if linked.strip():
+                expected.append((f"https://e.org{href}", linked))
+    fit = fit_text("<p>" + "".join(html_parts) + "</p><p>after</p>", LINKS, url="https://e.org/")
+    found: list[tuple[str, str]] = []
+    inside: tuple[str, list[str]] | None = None
+    for token in parser().parse(fit.markdown):
+        for child in token.children or []:
+            if child.type == "link_open":
+                inside = (str(child.attrs["href"]), [])
+            elif child.type == "link_close" and inside is not None:
+                found.append((inside[0], "".join(inside[1])))
+                inside = None
+            elif inside is not None and child.type == "text":
+                inside[1].append(child.content)
+    decoded = [(target.replace("%20", " ").replace("%28", "(").replace("%29", ")")
+                .replace("%5C", "\\"), text) for target, text in found]  # fmt: skip
+    assert decoded == [(href, " ".join(text.split())) for href, text in expected]
