@@ -87,7 +87,10 @@ class Floors:
 # 0.7670 / 0.7698. With the fit's page type choosing the rules by kind of page
 # (blockdensity.pagetype, no URL given here), article 0.9506 / 0.9473 / 0.9040 /
 # 0.8033; by type article 0.9323, forum 0.7174, product 0.5710, collection
-# 0.5346, listing 0.4378, documentation 0.8766, service 0.7786.
+# 0.5346, listing 0.4378, documentation 0.8766, service 0.7786. With the rules
+# item_grid, title_region, related_items and duplicate_text: wcxb-dev 0.8094; by
+# type article 0.9326, forum 0.7277, product 0.5973, collection 0.5597, listing
+# 0.4398, documentation 0.8780, service 0.7869.
 FULL = Floors(
     f1={
         Profile.PUBLISHED: {
@@ -115,12 +118,12 @@ FULL = Floors(
         },
         Profile.ARTICLE: {
             "article": 0.92,
-            "forum": 0.71,
-            "product": 0.56,
-            "collection": 0.53,
+            "forum": 0.72,
+            "product": 0.59,
+            "collection": 0.55,
             "listing": 0.43,
             "documentation": 0.87,
-            "service": 0.77,
+            "service": 0.78,
         },
     },
     segment_precision={Profile.PUBLISHED: 0.80, Profile.ARTICLE: 0.89},  # 0.8081, 0.8958
@@ -137,7 +140,9 @@ FULL = Floors(
 # and three wcxb-dev pages (two forums, a collection). With the fit's page type:
 # article 0.9180 / 0.9571 / 0.8956 / 0.6966; by type article 0.9522, forum
 # 0.5232, product 0.7892, collection 0.5104, listing 0.4869, documentation
-# 0.7479, service 0.8665.
+# 0.7479, service 0.8665. With the four rules above: wcxb-dev 0.7079; by type
+# article 0.9522, forum 0.5533, product 0.7976, collection 0.5323, listing
+# 0.4869, documentation 0.7479, service 0.8854.
 SAMPLE = Floors(
     f1={
         Profile.PUBLISHED: {
@@ -150,7 +155,7 @@ SAMPLE = Floors(
             "scrapinghub": 0.91,
             "readability": 0.95,
             "trafilatura-eval": 0.89,
-            "wcxb-dev": 0.69,
+            "wcxb-dev": 0.70,
         },
     },
     page_types={
@@ -165,12 +170,12 @@ SAMPLE = Floors(
         },
         Profile.ARTICLE: {
             "article": 0.95,
-            "forum": 0.51,
-            "product": 0.78,
-            "collection": 0.50,
+            "forum": 0.55,
+            "product": 0.79,
+            "collection": 0.52,
             "listing": 0.48,
             "documentation": 0.74,
-            "service": 0.86,
+            "service": 0.88,
         },
     },
     segment_precision={Profile.PUBLISHED: 0.80, Profile.ARTICLE: 0.86},
