@@ -77,7 +77,7 @@ async def test_a_crawl_end_to_end_every_text_is_the_fit_of_its_bytes(
         assert collector.wait(30) == 0
     by_url = {str(line["url"]): line for line in collected_lines(out, "clean-*.jsonl")}
     for spec in specs[:-1]:
-        expected = fit_text(spec.body, charset=spec.charset).text
+        expected = fit_text(spec.body, charset=spec.charset, url=spec.url).text
         assert by_url[spec.url]["text"] == expected, spec.url
     cc = by_url["https://an.wikipedia.org/wiki/Escopete"]
     assert cc["fetch_id"] == "<urn:uuid:2aabeff2-67f5-4608-8466-e87c6296e2b6>"

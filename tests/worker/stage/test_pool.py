@@ -89,7 +89,7 @@ async def _with_pool(
 def test_fit_page_builds_the_output_record() -> None:
     page = sample_pages()[0].raw
     result = fit_page(_page(page))
-    fit = fit_text(page)
+    fit = fit_text(page, url="https://example.org/p")  # as _page gives it
     assert (result.text, result.title, result.lang) == (fit.text, fit.title, fit.lang)
     assert (result.blocks_total, result.blocks_kept, result.words_kept) == (
         fit.blocks_total,
@@ -107,7 +107,7 @@ async def test_results_equal_the_in_process_fit() -> None:
         assert (pool.ready_processes, pool.live_processes) == (2, 2)
         results = await asyncio.gather(*(_fit(pool, _page(page.raw)) for page in pages))
         for page, result in zip(pages, results, strict=True):
-            fit = fit_text(page.raw)
+            fit = fit_text(page.raw, url="https://example.org/p")  # as _page gives it
             assert result.text == fit.text
             assert result.title == fit.title
             assert result.fallback_reason is None
