@@ -1,7 +1,7 @@
 """The page-type classifier's evidence for every development page, as the fit counts it.
 
-Each page is run through the fit's own stages as fit_text runs them (decode,
-parse, walk, measure and its rereadings, the metadata), and
+Each page is run through the fit's own stages before the decision
+(blockdensity.fit.read_page, as fit_text runs them), and
 blockdensity.evidence.gather counts the evidence the fit classifies the page
 by: what bench/pagetype_train.py fits the classifier's weights on. The rows
 are WCXB's development pages with their labels, and, with --articles, the
@@ -23,14 +23,9 @@ from pathlib import Path
 from typing import Any
 
 from blockdensity import DEFAULT_CONF
-from blockdensity.decode import decode
 from blockdensity.evidence import gather
-from blockdensity.measure import measure
-from blockdensity.metadata import read_declared
+from blockdensity.fit import read_page
 from blockdensity.pagetype import Evidence, PageType
-from blockdensity.parse import parse
-from blockdensity.read import Read, needs_rereading, reread
-from blockdensity.segment import walk
 from devkit.corpus import DEFAULT_DATA, load_pages
 
 ARTICLE_SETS = ("scrapinghub", "readability", "trafilatura-eval")
@@ -38,17 +33,8 @@ ARTICLE_SETS = ("scrapinghub", "readability", "trafilatura-eval")
 
 def read_evidence(html: str | bytes, url: str | None = None) -> Evidence:
     """The evidence fit_text(html, url=url) classifies the page by."""
-    conf = DEFAULT_CONF
-    source = decode(html)
-    parsed = parse(source, conf)
-    page = walk(parsed, conf)
-    measures = measure(page)
-    if needs_rereading(page, measures):
-        parsed, page, measures = reread(Read(parsed, page, measures), conf)
-    metadata, declared = read_declared(
-        parsed.document, page.declarations, url, page.declared_ids, page.microdata
-    )
-    return gather(page, measures, metadata, declared, source.markup, url)
+    read = read_page(html, DEFAULT_CONF, url=url)
+    return gather(read.page, read.measures, read.metadata, read.declared, read.source.markup, url)
 
 
 def to_json(evidence: Evidence) -> dict[str, Any]:
@@ -60,7 +46,7 @@ def to_json(evidence: Evidence) -> dict[str, Any]:
 
 def from_json(row: dict[str, Any]) -> Evidence:
     fields = {key: row[key] for key in Evidence.__dataclass_fields__ if key in row}
-    for key in ("schema_types", "class_words", "phrases"):
+    for key in ("schema_types", "phrases"):
         fields[key] = frozenset(fields.get(key, ()))
     return Evidence(**fields)
 

@@ -17,8 +17,7 @@ read (a scan of the markup for them cost half a fit), nor the <time>
 elements counted; prices are looked for in the short blocks only; and the
 runs of same-shaped siblings (cards, posts) are not counted: from the walk's
 element table they cost a tenth of a fit and, measured, added nothing to
-the classifier's agreement with WCXB's labels (Evidence.cards and .posts
-stay 0).
+the classifier's agreement with WCXB's labels.
 """
 
 from __future__ import annotations

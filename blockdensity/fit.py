@@ -20,7 +20,7 @@ read). A page whose first reading shows (almost) no text is read again
 from __future__ import annotations
 
 import hashlib
-from typing import Final
+from typing import Final, NamedTuple
 
 from blockdensity.conf import DEFAULT_CONF, Comments, Conf, Profile
 from blockdensity.confidence import confidence, figures
@@ -33,7 +33,7 @@ from blockdensity.language import detect_language
 from blockdensity.markdown import render_markdown
 from blockdensity.mdlinks import link_targets
 from blockdensity.measure import Measures, measure
-from blockdensity.metadata import read_declared
+from blockdensity.metadata import Declared, read_declared
 from blockdensity.pagetype import PageType, classify
 from blockdensity.parse import Parsed, Reading, parse
 from blockdensity.read import Read, needs_rereading, reread
@@ -41,7 +41,7 @@ from blockdensity.render import Rendered, block_lines, render
 from blockdensity.result import NO_METADATA, Block, FallbackReason, Fit, Metadata
 from blockdensity.segment import DROP, ELEMENT, Page, walk
 
-__all__ = ["NO_LANGUAGE", "fit_text", "record"]
+__all__ = ["NO_LANGUAGE", "PageRead", "fit_text", "read_page", "record"]
 
 
 def fit_text(
@@ -65,18 +65,7 @@ def fit_text(
     whole, with `fallback` set (docs/spec.md section 6).
     """
     conf = conf or DEFAULT_CONF
-    source = decode(html, charset)
-    parsed = parse(source, conf)
-    page = walk(parsed, conf)
-    measures = measure(page)
-    if needs_rereading(page, measures):
-        parsed, page, measures = reread(Read(parsed, page, measures), conf)
-    # The metadata is read before the decision: the page's declarations are evidence of
-    # its kind. Read whatever Conf.read_metadata says, so that the text does not depend
-    # on whether the metadata is reported.
-    metadata, declared = read_declared(
-        parsed.document, page.declarations, url, page.declared_ids, page.microdata
-    )
+    source, parsed, page, measures, metadata, declared = read_page(html, conf, charset, url)
     kind: tuple[PageType, float] | None = None
     if page_type is not None:
         kind = (page_type, 1.0)
@@ -92,6 +81,37 @@ def fit_text(
     return record(
         source, parsed, page, measures, verdict, rendered, language, metadata, conf, kind, url
     )
+
+
+class PageRead(NamedTuple):
+    """What the stages before the decision make of a page (`read_page`)."""
+
+    source: Source
+    parsed: Parsed
+    page: Page
+    measures: Measures
+    metadata: Metadata  # read whatever Conf.read_metadata says
+    declared: Declared  # what the page declares of its kind
+
+
+def read_page(
+    html: str | bytes, conf: Conf, charset: str | None = None, url: str | None = None
+) -> PageRead:
+    """The stages before the decision, as fit_text runs them: decode, parse, walk,
+    measure (and a second reading where the first shows almost no text), then the
+    metadata. The metadata is read here, before the decision, because the page's
+    declarations are evidence of its kind; and whatever Conf.read_metadata says, so that
+    the text does not depend on whether the metadata is reported."""
+    source = decode(html, charset)
+    parsed = parse(source, conf)
+    page = walk(parsed, conf)
+    measures = measure(page)
+    if needs_rereading(page, measures):
+        parsed, page, measures = reread(Read(parsed, page, measures), conf)
+    metadata, declared = read_declared(
+        parsed.document, page.declarations, url, page.declared_ids, page.microdata
+    )
+    return PageRead(source, parsed, page, measures, metadata, declared)
 
 
 NO_LANGUAGE: Final = (None, None)

@@ -10,15 +10,16 @@ The evidence (`Evidence`) is plain data the fit already has or can count on
 its walk: what the page says about itself (its JSON-LD and microdata types,
 og:type, the software named by <meta name=generator>), its <title>, the
 shape of its text (words, link words, words in list items, table cells,
-preformatted blocks, headings), two counts of repeated structure (the
-largest run of sibling "cards": short linked items of one shape; the
-largest run of sibling "posts": items of one shape that each hold prose),
-the words of its class and id attributes, and its URL when the caller knows
-it. Nothing here reads HTML: the caller fills the evidence.
+preformatted blocks, headings), the prices and the known phrases among its
+short blocks (buttons, labels), and its URL when the caller knows it.
+Nothing here reads HTML: the caller fills the evidence (blockdensity.evidence,
+from the fit's stages). The words of the class and id attributes, the <time>
+elements and runs of same-shaped siblings were tried and left out: the
+first cost half a fit to read, the others added nothing (BENCHMARKS.md).
 
 The model is a multinomial logistic regression over hand-made features
 (`features`): indicator features for the declarations, the URL's path and
-host words, the class words and the title words, and a few bounded numbers
+host words, the title words and the short blocks' phrases, and a few bounded numbers
 for the shape of the text. Its weights are the tables at the end, fitted on
 WCXB's development split by bench/pagetype_train.py (k-fold cross-validated;
 the figures are in its report). Two tables: one with the URL's features, one
@@ -91,12 +92,7 @@ class Evidence:
     linked_headings: int = 0  # h1-h6 blocks more than half of whose words are linked
     p_words: int = 0  # in p blocks
     long_block_words: int = 0  # in blocks of LONG_BLOCK words or more
-    # Repeated structure.
-    cards: int = 0  # largest run of same-shaped siblings, each a short linked item
-    posts: int = 0  # largest run of same-shaped siblings, each holding prose
     prices: int = 0  # price-like strings in the text ($12.99, 12,99 €)
-    time_elements: int = 0  # <time> elements
-    class_words: frozenset[str] = frozenset()  # the words of class and id attributes, lowercase
     # The texts of the page's short blocks (PHRASE_WORDS words or fewer) as `phrase`
     # writes them: the buttons and labels a kind of page has ("add to cart", "reply",
     # "get started", "next").
@@ -174,22 +170,6 @@ _URL_GROUP_OF: Final = {word: group for group, words in _URL_WORDS.items() for w
 _URL_SPLIT: Final = re.compile(r"[^a-z0-9]+")
 _DATE_PATH: Final = re.compile(r"/(?:19|20)\d\d/(?:[01]?\d/)?")
 _NUMBER: Final = re.compile(r"^\d+$")
-
-# Words of class and id attributes that tell a kind of page.
-_CLASS_WORDS: Final = (
-    "product", "price", "cart", "basket", "sku", "variant", "checkout", "quantity", "qty",
-    "post", "posts", "comment", "reply", "replies", "thread", "topic", "forum", "message",
-    "avatar", "username", "vote", "votes", "answer", "question", "signature", "postbody",
-    "card", "cards", "grid", "tile", "tiles", "listing", "results", "pagination", "pager",
-    "filter", "filters", "facet", "sort", "toc", "sidebar", "highlight", "docs", "doc",
-    "api", "sphinxsidebar", "md", "theme", "markdown", "hero", "pricing", "testimonial",
-    "testimonials", "cta", "feature", "features", "plan", "plans", "faq", "logos",
-    "article", "entry", "blog", "byline", "share", "related", "breadcrumb", "breadcrumbs",
-    "shopify", "woocommerce", "discourse", "crawler", "xenforo", "phpbb", "gallery", "swatch",
-    "collection", "category", "author", "date", "tags", "course", "event", "wiki", "mw",
-    "rst", "section", "container", "btn", "button",
-)  # fmt: skip
-_CLASS_WORD_SET: Final = frozenset(_CLASS_WORDS)
 
 # Short block texts that tell a kind of page (buttons, labels, pagination), by kind.
 _PHRASES: Final = {
@@ -278,13 +258,11 @@ def _declared(evidence: Evidence, found: dict[str, float]) -> None:
 
 
 def _words(evidence: Evidence, found: dict[str, float]) -> None:
-    """The features of the page's words: its title's, its class names', its short blocks'."""
+    """The features of the page's words: its title's and its short blocks'."""
     for word in set(_WORD.findall(evidence.title.lower())):
         group = _TITLE_GROUP_OF.get(word)
         if group is not None:
             found["title_" + group] = 1.0
-    for word in _CLASS_WORD_SET & evidence.class_words:
-        found["class_" + word] = 1.0
     if evidence.phrases:
         for group, phrases in _PHRASES.items():
             count = sum(1 for phrase in phrases if phrase in evidence.phrases)
@@ -305,19 +283,12 @@ def _shape(evidence: Evidence, found: dict[str, float]) -> None:
         found["headings_per_100"] = min(100.0 * evidence.heading_blocks / words, 5.0)
     if evidence.blocks:
         found["log_words_per_block"] = math.log1p(words / evidence.blocks) / 5.0
-    found["log_cards"] = math.log1p(evidence.cards) / 4.0
-    found["log_posts"] = math.log1p(evidence.posts) / 4.0
     found["log_prices"] = math.log1p(evidence.prices) / 4.0
     found["log_linked_headings"] = math.log1p(evidence.linked_headings) / 4.0
     if evidence.heading_blocks:
         found["linked_heading_share"] = evidence.linked_headings / evidence.heading_blocks
     if words < 100:
         found["few_words"] = 1.0
-    found["log_times"] = math.log1p(evidence.time_elements) / 4.0
-    if evidence.cards >= 8:
-        found["cards_8"] = 1.0
-    if evidence.posts >= 3:
-        found["posts_3"] = 1.0
     if evidence.code_words >= 50:
         found["code_50"] = 1.0
     if evidence.prices == 1:
