@@ -5,6 +5,7 @@ from __future__ import annotations
 from blockdensity.conf import Rule
 from blockdensity.pagetype import PageType
 from blockdensity.segment import Page
+from blockdensity.structure import Structure
 
 __all__ = ["Board"]
 
@@ -15,6 +16,7 @@ class Board:
     regions the walk met). Read-only by convention: the passes change outcomes only."""
 
     __slots__ = (
+        "_structure",
         "elements",
         "labels",
         "leaves",
@@ -61,3 +63,13 @@ class Board:
         self.type_confidence = type_confidence  # how sure that is, 0 to 1
         # The walk's page, for the rules that read its structure (decide.tables).
         self.page = page
+        self._structure: Structure | None = None
+
+    def structure(self) -> Structure:
+        """The page's structure (blockdensity.structure), built when a pass first asks:
+        the passes that read it (tables, grids, titles, related items, duplicates) share
+        one, and a page none of them reads never builds it."""
+        structure = self._structure
+        if structure is None:
+            structure = self._structure = Structure(self.page)
+        return structure

@@ -23,7 +23,6 @@ from typing import Final
 
 from blockdensity.decide.board import Board
 from blockdensity.decide.outcome import KEPT_OUTCOMES, Outcome
-from blockdensity.structure import Structure
 
 __all__ = ["LONG_WORDS", "apply"]
 
@@ -42,7 +41,7 @@ def apply(board: Board, outcomes: list[Outcome]) -> None:
         return
     texts = board.page.block_texts()
     keys = [" ".join(texts[index].split()) for index in kept]
-    structure = Structure(board.page)
+    structure = board.structure()
     parents = [structure.parents[structure.entry(index)] for index in kept]
     # Each text, and each pair of consecutive texts, with the parent of its first copy.
     seen: dict[str, int] = {}

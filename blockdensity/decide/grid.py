@@ -28,7 +28,6 @@ from typing import Final
 from blockdensity.article import CONTENT_SCOPE, MAIN_SCOPE
 from blockdensity.decide.board import Board
 from blockdensity.decide.outcome import KEPT_OUTCOMES, Outcome
-from blockdensity.structure import Structure
 
 __all__ = ["CARD_WORDS", "LEAST_CARDS", "apply", "grid"]
 
@@ -62,7 +61,7 @@ def apply(board: Board, outcomes: list[Outcome]) -> None:
 
 def grid(board: Board) -> tuple[list[int], int]:
     """The blocks with words of the page's item grid and its words; ([], 0): none."""
-    structure = Structure(board.page)
+    structure = board.structure()
     words, scopes, labels = board.words, board.scopes, board.labels
     best: list[int] = []
     best_words = 0

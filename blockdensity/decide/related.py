@@ -21,7 +21,6 @@ from typing import Final
 
 from blockdensity.decide.board import Board
 from blockdensity.decide.outcome import KEPT_OUTCOMES, Outcome
-from blockdensity.structure import Structure
 
 __all__ = ["CARD_WORDS", "PRICE", "apply"]
 
@@ -40,7 +39,7 @@ def apply(board: Board, outcomes: list[Outcome]) -> None:
     if not any(outcome in KEPT_OUTCOMES for outcome in outcomes):
         return
     texts = board.page.block_texts()
-    structure = Structure(board.page)
+    structure = board.structure()
     for repeat in structure.repeated(_LEAST_CARDS):
         cards = [
             [index for index in structure.blocks_of(entry) if words[index]]

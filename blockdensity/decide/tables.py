@@ -16,7 +16,6 @@ from typing import Final
 from blockdensity.article import CONTENT_SCOPE, MAIN_SCOPE
 from blockdensity.decide.board import Board
 from blockdensity.decide.outcome import KEPT_OUTCOMES, Outcome
-from blockdensity.structure import Structure
 
 __all__ = ["MIN_COLUMNS", "MIN_ROWS", "apply"]
 
@@ -31,7 +30,7 @@ def apply(board: Board, outcomes: list[Outcome]) -> None:
     elements = board.elements
     if not any(element in _CELLS for element in elements):
         return  # most pages: no table cell, and no structure to build
-    structure = Structure(board.page)
+    structure = board.structure()
     tables: dict[int, list[int]] = {}
     for index, element in enumerate(elements):
         if element in _CELLS:

@@ -21,7 +21,6 @@ from typing import Final
 
 from blockdensity.decide.board import Board
 from blockdensity.decide.outcome import KEPT_OUTCOMES, Outcome
-from blockdensity.structure import Structure
 
 __all__ = ["REGION_SHARE_PERCENT", "apply"]
 
@@ -42,7 +41,7 @@ def apply(board: Board, outcomes: list[Outcome]) -> None:
     total = sum(words[index] for index in kept)
     if not total:
         return
-    structure = Structure(board.page)
+    structure = board.structure()
     for entry in structure.ancestors(titles[0]):
         region = structure.blocks_of(entry)
         inside = sum(words[index] for index in kept if index in region)
