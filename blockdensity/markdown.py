@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from typing import Final, NamedTuple
 
 from blockdensity import _text
+from blockdensity.decide.tables import is_data_shape
 from blockdensity.mdlinks import Links
 from blockdensity.render import block_lines
 from blockdensity.segment import ANCHOR_MARK, BREAK_MARK, PRE, Page
@@ -37,8 +38,6 @@ _CELLS: Final = frozenset({"td", "th"})
 _CONTAINERS: Final = frozenset({"li", "blockquote"})
 # What makes a table a layout table even when it has the shape of a data one.
 _NOT_IN_CELLS: Final = _HEADINGS | {"pre", "blockquote"}
-_MIN_ROWS: Final = 2  # blockdensity.decide.tables: a data table's shape
-_MIN_COLUMNS: Final = 2
 
 # Inline: what opens code spans, emphasis, links, raw HTML and autolinks,
 # strikethrough and entity references, and the escape itself. An underscore
@@ -189,13 +188,9 @@ class _Renderer:
     def is_data_table(self, table: int) -> bool:
         known = self.data_tables.get(table)
         if known is None:
-            shape = self.structure.table_shape(table)
             tags = self.tags
-            known = (
-                not shape.nested
-                and shape.rows >= _MIN_ROWS
-                and shape.columns >= _MIN_COLUMNS
-                and not any(tags[e] in _NOT_IN_CELLS for e in self.structure.descendants(table))
+            known = is_data_shape(self.structure.table_shape(table)) and not any(
+                tags[e] in _NOT_IN_CELLS for e in self.structure.descendants(table)
             )
             self.data_tables[table] = known
         return known

@@ -16,12 +16,21 @@ from typing import Final
 from blockdensity.article import CONTENT_SCOPE, MAIN_SCOPE
 from blockdensity.decide.board import Board
 from blockdensity.decide.outcome import KEPT_OUTCOMES, Outcome
+from blockdensity.structure import TableShape
 
-__all__ = ["MIN_COLUMNS", "MIN_ROWS", "apply"]
+__all__ = ["MIN_COLUMNS", "MIN_ROWS", "apply", "is_data_shape"]
 
 MIN_ROWS: Final = 2
 MIN_COLUMNS: Final = 2
 _CELLS: Final = frozenset(("td", "th"))
+
+
+def is_data_shape(shape: TableShape) -> bool:
+    """Whether a table of `shape` may be a data table: two rows and two columns at least,
+    no table nested in it (blockdensity.markdown's pipe tables follow it too)."""
+    return not shape.nested and shape.rows >= MIN_ROWS and shape.columns >= MIN_COLUMNS
+
+
 _CONTAINERS: Final = frozenset((MAIN_SCOPE, CONTENT_SCOPE))
 
 
@@ -41,8 +50,7 @@ def apply(board: Board, outcomes: list[Outcome]) -> None:
     for table, blocks in tables.items():
         if not any(outcomes[index] in KEPT_OUTCOMES for index in blocks):
             continue
-        shape = structure.table_shape(table)
-        if shape.nested or shape.rows < MIN_ROWS or shape.columns < MIN_COLUMNS:
+        if not is_data_shape(structure.table_shape(table)):
             continue
         for index in blocks:
             scope = board.scopes[index]
