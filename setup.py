@@ -75,6 +75,7 @@ COMPILED = [
     "blockdensity/decide/duplicates.py",
     "blockdensity/decide/title.py",
     "blockdensity/decide/related.py",
+    "blockdensity/decide/sections.py",
     "blockdensity/decide/stage.py",
     "blockdensity/render.py",
     "blockdensity/markdown.py",

@@ -95,6 +95,12 @@ class Rule(StrEnum):
     # on products: a grid of short cards with prices (related products, the
     # seller's other items) is the shop's
     RELATED_ITEMS = "related_items"
+    # on products: a section headed as the customers' reviews or questions
+    # ("Customer reviews", "Questions & Answers") is the shop's
+    REVIEW_SECTIONS = "review_sections"
+    # on products: a section headed as other products ("You may also like",
+    # "Customers also bought", "Similar items") is the shop's
+    RELATED_SECTIONS = "related_sections"
     # on shop, listing, service and forum pages, a kept block (or pair of
     # blocks) that repeats one kept before it: a carousel's clones
     DUPLICATE_TEXT = "duplicate_text"

@@ -107,6 +107,8 @@ class Reason(StrEnum):
     # dropped: outside the element around the page's one h1 that holds half the kept words
     OUTSIDE_TITLE_REGION = "outside_title_region"
     RELATED_ITEMS = "related_items"  # dropped: a card of a grid of priced items (products)
+    REVIEW_SECTION = "review_section"  # dropped: in a section of reviews or questions (products)
+    RELATED_SECTION = "related_section"  # dropped: in a section of other products (products)
 
 
 class FallbackReason(StrEnum):

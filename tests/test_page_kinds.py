@@ -330,3 +330,84 @@ def test_a_product_page_drops_the_grid_of_other_priced_items() -> None:
 def test_a_grid_without_prices_stays_on_a_product_page() -> None:
     unpriced = SHELF.replace("$", "#")
     assert "q1x01" in fit_text(unpriced, page_type=PageType.PRODUCT).text
+
+
+def reviewed(heading: str, after: str = "") -> str:
+    """A product page: its description under an h2, then a section of two long customer
+    reviews under `heading` (each with its h4 title), then `after`."""
+    return page(
+        f"<main><h1>{seq('t', 1, 4)}</h1><h2>Description</h2><p>{seq('a', 1, 45)}</p>"
+        f"<h2>{heading}</h2>"
+        f"<h4>{seq('r', 1, 5)}</h4><p>{seq('v', 1, 45)}</p>"
+        f"<h4>{seq('s', 1, 5)}</h4><p>{seq('w', 1, 45)}</p>{after}</main>"
+    )
+
+
+@pytest.mark.parametrize(
+    "heading", ["Customer Reviews", "Ratings &amp; Reviews", "1,113 reviews", "Reviews (76)"]
+)
+def test_a_product_page_drops_its_section_of_reviews(heading: str) -> None:
+    html = reviewed(heading, after=f"<h2>Specifications</h2><p>{seq('z', 1, 45)}</p>")
+    without = Conf(article_rules=ARTICLE_RULES - {Rule.REVIEW_SECTIONS})
+    assert "v01" in fit_text(html, without, page_type=PageType.PRODUCT).text  # the tree keeps it
+    fit = fit_text(html, page_type=PageType.PRODUCT)
+    assert seq("a", 1, 45) in fit.text
+    assert "v01" not in fit.text
+    assert "w01" not in fit.text
+    assert "r01" not in fit.text  # a review's title is inside the section
+    # The next heading of the section's rank closes it: the specifications stay.
+    assert seq("z", 1, 45) in fit.text
+    dropped = {block.reason for block in fit.blocks if block.decision is Decision.DROPPED}
+    assert Reason.REVIEW_SECTION in dropped
+    # On an article (a review's own page, a story about reviews) the section is text.
+    assert "v01" in fit_text(html, page_type=PageType.ARTICLE).text
+
+
+def test_a_section_of_reviews_ends_with_the_element_that_holds_them() -> None:
+    # A review widget of six long reviews (300 words after its heading), then the
+    # description goes on outside it without a heading of its own.
+    widget = "".join(
+        f"<div><h4>{seq(f'r{n}x', 1, 5)}</h4><p>{seq(f'v{n}x', 1, 45)}</p></div>" for n in range(6)
+    )
+    html = page(
+        f"<main><h1>{seq('t', 1, 4)}</h1><p>{seq('a', 1, 45)}</p>"
+        f"<section><h2>Customer Reviews</h2>{widget}</section><p>{seq('b', 1, 45)}</p></main>"
+    )
+    fit = fit_text(html, page_type=PageType.PRODUCT)
+    assert "v0x01" not in fit.text
+    assert "v5x01" not in fit.text
+    assert seq("a", 1, 45) in fit.text
+    assert seq("b", 1, 45) in fit.text
+
+
+@pytest.mark.parametrize(
+    "heading", ["The review process", "Frequently Asked Questions", "Review our terms"]
+)
+def test_a_heading_that_only_mentions_reviews_keeps_its_section(heading: str) -> None:
+    # A heading must name a section of reviews as a whole: a store's FAQ, which
+    # WCXB's truth keeps, or a heading with the word in a sentence, stays.
+    fit = fit_text(reviewed(heading), page_type=PageType.PRODUCT)
+    assert "v01" in fit.text
+    assert "w01" in fit.text
+
+
+def test_a_product_page_drops_its_section_of_other_products() -> None:
+    others = "".join(
+        f"<h3>{seq(f'o{n}x', 1, 4)}</h3><p>{seq(f'q{n}x', 1, 20)}</p>" for n in range(3)
+    )
+    html = page(
+        f"<main><h1>{seq('t', 1, 4)}</h1><p>{seq('a', 1, 45)}</p>"
+        f"<h2>You may also like…</h2>{others}<h2>Care</h2><p>{seq('c', 1, 45)}</p></main>"
+    )
+    without = Conf(article_rules=ARTICLE_RULES - {Rule.RELATED_SECTIONS})
+    assert "q1x01" in fit_text(html, without, page_type=PageType.PRODUCT).text
+    fit = fit_text(html, page_type=PageType.PRODUCT)
+    assert seq("a", 1, 45) in fit.text
+    assert seq("c", 1, 45) in fit.text
+    for n in range(3):
+        assert f"q{n}x01" not in fit.text
+        assert f"o{n}x01" not in fit.text
+    dropped = {block.reason for block in fit.blocks if block.decision is Decision.DROPPED}
+    assert Reason.RELATED_SECTION in dropped
+    assert "q1x01" in fit_text(html, page_type=PageType.COLLECTION).text
+    assert "q1x01" in fit_text(html, PUBLISHED_CONF).text

@@ -34,6 +34,8 @@ KIND_RULES: Final[dict[PageType, frozenset[Rule]]] = {
             Rule.SPAN_TEXT,
             Rule.TITLE_REGION,
             Rule.RELATED_ITEMS,
+            Rule.REVIEW_SECTIONS,
+            Rule.RELATED_SECTIONS,
             Rule.DUPLICATE_TEXT,
         )
     ),

@@ -44,6 +44,8 @@ class Outcome(IntEnum):
     DUPLICATE = 19  # repeats text kept before it
     OUTSIDE_TITLE = 20  # outside the region of the page's one h1
     RELATED = 21  # in a grid of short cards with prices, on a product page
+    REVIEWS = 22  # in a section headed as reviews or questions, on a product page
+    RELATED_SECTION = 23  # in a section headed as other products, on a product page
 
 
 KEPT_OUTCOMES: Final = frozenset(
@@ -81,6 +83,8 @@ RULE_OUTCOMES: Final = {
     Rule.DUPLICATE_TEXT: Outcome.DUPLICATE,
     Rule.TITLE_REGION: Outcome.OUTSIDE_TITLE,
     Rule.RELATED_ITEMS: Outcome.RELATED,
+    Rule.REVIEW_SECTIONS: Outcome.REVIEWS,
+    Rule.RELATED_SECTIONS: Outcome.RELATED_SECTION,
 }
 
 # How each outcome is reported: its Decision, and its Reason (None: the
@@ -108,4 +112,6 @@ REPORTED: Final[dict[Outcome, tuple[Decision, Reason | None]]] = {
     Outcome.DUPLICATE: (Decision.DROPPED, Reason.DUPLICATE_TEXT),
     Outcome.OUTSIDE_TITLE: (Decision.DROPPED, Reason.OUTSIDE_TITLE_REGION),
     Outcome.RELATED: (Decision.DROPPED, Reason.RELATED_ITEMS),
+    Outcome.REVIEWS: (Decision.DROPPED, Reason.REVIEW_SECTION),
+    Outcome.RELATED_SECTION: (Decision.DROPPED, Reason.RELATED_SECTION),
 }

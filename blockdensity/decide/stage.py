@@ -8,7 +8,7 @@ runs overrides the outcomes it acts on (PASSES: the article profile's rules,
 decide.article; then the rules by kind of page, which decide.kinds runs on
 the kinds of page they serve: decide.container, decide.forum,
 decide.listing, decide.grid, decide.title, decide.related,
-decide.duplicates). Where the rules took everything the tree kept, the
+decide.sections, decide.duplicates). Where the rules took everything the tree kept, the
 published verdict stands; where nothing with words is left, the whole page
 is kept and the verdict says why (the fallback, docs/spec.md section 6).
 
@@ -31,6 +31,7 @@ from blockdensity.decide import (
     grid,
     listing,
     related,
+    sections,
     semantic,
     tables,
     title,
@@ -62,6 +63,8 @@ PASSES: Final[tuple[tuple[frozenset[Rule], Pass], ...]] = (
     (frozenset((Rule.ITEM_GRID,)), grid.apply),
     (frozenset((Rule.TITLE_REGION,)), title.apply),
     (frozenset((Rule.RELATED_ITEMS,)), related.apply),
+    (frozenset((Rule.REVIEW_SECTIONS,)), sections.apply_reviews),
+    (frozenset((Rule.RELATED_SECTIONS,)), sections.apply_related),
     # Last: it compares what every other rule kept.
     (frozenset((Rule.DUPLICATE_TEXT,)), duplicates.apply),
 )
