@@ -616,14 +616,14 @@ def _arguments() -> Options:
     )
     parser.add_argument(
         "--plot",
-        type=Path,
-        default=DEFAULT_PLOT,
+        # A string, not a Path: Path("") is ".", which would never read as "none".
+        default=str(DEFAULT_PLOT),
         help=f"where to write the F1-against-pages/s figure, {TYPES_PLOT} beside it ('' for none)",
     )
     parser.add_argument("--no-cache", action="store_true", help="run every peer on every page")
     parser.add_argument("--no-ablation", action="store_true", help="skip the ablation table")
     args = parser.parse_args()
-    plot = args.plot if str(args.plot) else None
+    plot = Path(args.plot) if args.plot else None
     options = Options(
         args.data,
         _comma_list(args.sets),
