@@ -77,6 +77,7 @@ COMPILED = [
     "blockdensity/decide/related.py",
     "blockdensity/decide/stage.py",
     "blockdensity/render.py",
+    "blockdensity/structure.py",
     "blockdensity/markdown.py",
     "blockdensity/fit.py",
     "blockdensity/article.py",
