@@ -393,6 +393,14 @@ def test_links_are_markdown_links_when_asked() -> None:
         Conf(markdown_links="yes")  # type: ignore[arg-type]  # the wrong type, on purpose
 
 
+def test_a_link_urljoin_cannot_resolve_keeps_its_href() -> None:
+    # urljoin raises ValueError on a bracketed host that is no IP address (a WCXB page
+    # has one): the Markdown keeps such an href as it is rather than failing.
+    page = '<p>See <a href="http://[ccpa-preferences]/x">the choices</a> here.</p>'
+    markdown = fit_text(page, LINKS, url="https://e.org/").markdown
+    assert markdown == "See [the choices](http://[ccpa-preferences]/x) here."
+
+
 @PROFILE
 @given(
     st.lists(
