@@ -78,6 +78,7 @@ COMPILED = [
     "blockdensity/decide/sections.py",
     "blockdensity/decide/stage.py",
     "blockdensity/render.py",
+    "blockdensity/structure.py",
     "blockdensity/markdown.py",
     "blockdensity/fit.py",
     "blockdensity/article.py",

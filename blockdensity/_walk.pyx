@@ -729,6 +729,22 @@ cdef class Elements:
             for i in range(self.count)
         ]
 
+    def columns(self):
+        """The entries' element names and their parent entries, two lists in order (what
+        rows() holds, without the signatures: built in C, for blockdensity.structure)."""
+        cdef Py_ssize_t i
+        cdef dict names = self.names
+        cdef list tags = [None] * self.count
+        cdef list parents = [None] * self.count
+        for i in range(self.count):
+            tags[i] = names[self.tags[i]]
+            parents[i] = self.parents[i]
+        return tags, parents
+
+    def signatures_list(self):
+        """The entries' class signatures, in order."""
+        return [self.signatures[i] for i in range(self.count)]
+
     def blocks(self):
         """The entry each block sits in, in block order."""
         return [self.block_entries[i] for i in range(self.block_count)]

@@ -155,6 +155,11 @@ class Conf:
     # in `text`. On, the fit keeps the parsed page until the Markdown is read,
     # which then walks it again (blockdensity.mdlinks).
     markdown_links: bool = False
+    # Fit.markdown's images: the images of the kept content as ![alt](src), each a
+    # paragraph beside the block it belongs to (blockdensity.mdimages says which).
+    # Off, no image (the text has none). On, as with links, the parsed page is kept
+    # until the Markdown is read, which then walks it again.
+    markdown_images: bool = False
 
     def __post_init__(self) -> None:
         for name in (
@@ -176,7 +181,7 @@ class Conf:
             if isinstance(value, str) or not all(isinstance(item, str) for item in value):
                 raise ValueError(f"Conf.{name} must be a set of names, got {value!r}")
             object.__setattr__(self, name, frozenset(item.lower() for item in value))
-        for name in ("read_metadata", "detect_language", "markdown_links"):
+        for name in ("read_metadata", "detect_language", "markdown_links", "markdown_images"):
             value = getattr(self, name)
             if not isinstance(value, bool):
                 raise ValueError(f"Conf.{name} must be True or False, got {value!r}")  # noqa: TRY004 - Conf's errors are all ValueError

@@ -31,7 +31,8 @@ from blockdensity.decode import Source, decode
 from blockdensity.evidence import gather
 from blockdensity.language import detect_language
 from blockdensity.markdown import render_markdown
-from blockdensity.mdlinks import link_targets
+from blockdensity.mdimages import Images, image_targets
+from blockdensity.mdlinks import Links, link_targets, traced_walk
 from blockdensity.measure import Measures, measure
 from blockdensity.metadata import Declared, read_declared
 from blockdensity.pagetype import PageType, classify
@@ -147,15 +148,15 @@ def record(  # noqa: PLR0913, PLR0917 - every stage's result, and the configurat
     fallback_reason = verdict.fallback or _READING_REASONS.get(parsed.reading)
     # The kind as Fit reports it (its probability rounded), which the confidence reads too.
     page_type, type_confidence = (None, None) if kind is None else (kind[0], round(kind[1], 4))
-    # The parsed page, kept for Fit.markdown's links only when they are asked for.
-    links = (parsed, url) if conf.markdown_links else None
+    # The parsed page, kept for Fit.markdown's links and images only when they are asked for.
+    links = (parsed, url) if conf.markdown_links or conf.markdown_images else None
     return Fit(
         text=text,
         title=page.title,
         lang=page.lang,
         fallback_reason=fallback_reason,
         block_factory=lambda: _block_records(page, measures, verdict),
-        markdown_factory=lambda: _markdowns(page, verdict, conf, links),
+        markdown_factory=lambda: _markdowns(page, verdict, rendered, conf, links),
         blocks_total=len(page.blocks),
         blocks_with_words=len(words) - words.count(0),
         blocks_kept=len(verdict.kept),
@@ -186,17 +187,31 @@ def record(  # noqa: PLR0913, PLR0917 - every stage's result, and the configurat
 
 
 def _markdowns(
-    page: Page, verdict: Verdict, conf: Conf, links: tuple[Parsed, str | None] | None
+    page: Page,
+    verdict: Verdict,
+    rendered: Rendered,
+    conf: Conf,
+    links: tuple[Parsed, str | None] | None,
 ) -> tuple[str, str | None]:
     """Fit.markdown and Fit.comments_markdown, rendered when first read: the blocks the
-    text and the comments hold, as `render` puts them together (with their links when
-    `links`, the parsed page and its URL, is given)."""
-    targets = link_targets(page, links[0], conf, links[1]) if links is not None else {}
-    text = render_markdown(page, verdict.kept, targets)
+    text and the comments hold, as `render` puts them together (with their links and
+    images, as Conf asks, when `links`, the parsed page and its URL, is given)."""
+    targets: Links = {}
+    images: Images | None = None
+    if links is not None:
+        parsed, url = links
+        trace = traced_walk(page, parsed, conf)
+        if conf.markdown_links:
+            targets = link_targets(page, trace, url)
+        if conf.markdown_images:
+            images = image_targets(parsed.document, trace, conf.boundaries, url)
     comments = conf.comments
+    # The text's lines are the kept blocks' alone unless the comments follow them.
+    included = bool(verdict.comments) and comments is Comments.INCLUDE
+    text = render_markdown(page, verdict.kept, targets, images, None if included else rendered.text)
     if not verdict.comments or comments is Comments.DROP:
         return text, None
-    comments_text = render_markdown(page, verdict.comments, targets)
+    comments_text = render_markdown(page, verdict.comments, targets, images, rendered.comments)
     if comments is Comments.INCLUDE:
         text = f"{text}\n\n{comments_text}" if text else comments_text
     return text, comments_text or None

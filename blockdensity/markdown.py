@@ -21,13 +21,23 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Final, NamedTuple
+from typing import Final
 
 from blockdensity import _text
 from blockdensity.decide.tables import is_data_shape
+from blockdensity.mdimages import Image, Images
 from blockdensity.mdlinks import Links
 from blockdensity.render import block_lines
-from blockdensity.segment import ANCHOR_MARK, BREAK_MARK, PRE, Page
+from blockdensity.segment import (
+    ANCHOR_MARK,
+    BLOCK_END,
+    BREAK_MARK,
+    PRE,
+    SUB_CLOSE,
+    SUB_OPEN,
+    BlockInfo,
+    Page,
+)
 from blockdensity.structure import Structure
 
 __all__ = ["escape_cell", "escape_heading", "escape_line", "render_markdown"]
@@ -42,8 +52,17 @@ _NOT_IN_CELLS: Final = _HEADINGS | {"pre", "blockquote"}
 # Inline: what opens code spans, emphasis, links, raw HTML and autolinks,
 # strikethrough and entity references, and the escape itself. An underscore
 # between two letters or digits opens and closes nothing (CommonMark's
-# flanking rules), so snake_case stays as it is.
-_INLINE: Final = re.compile(r"[\\`*\[\]<~_]|&(?=#?[0-9A-Za-z]+;)")
+# flanking rules), so snake_case stays as it is. Escaped without a callback
+# per match (half of the escaping's cost when it was one regex with a
+# callback): str.replace for each character always escaped, the backslash
+# first (str.translate is slower still on non-ASCII text), then two literal
+# substitutions where an underscore or an ampersand is present. `[^\W_]` is
+# a letter or digit as str.isalnum says; an inserted backslash stands only
+# before a character that is neither, so the passes do not disturb each other.
+_ALWAYS: Final = tuple((char, "\\" + char) for char in "`*[]<~")
+# (An underscore first, then what is around it: the search skips to each one.)
+_UNDERSCORE: Final = re.compile(r"_(?:(?<![^\W_]_)|(?![^\W_]))")
+_ENTITY: Final = re.compile(r"&(?=#?[0-9A-Za-z]+;)")
 # At a line's start: a heading, a blockquote, a list marker, a thematic
 # break, a setext underline or a table's delimiter row (the first character
 # escaped is enough), an ordered list marker (its dot or parenthesis).
@@ -65,9 +84,23 @@ def escape_line(line: str) -> str:
     return escape_lines([line])[0]
 
 
+def _inline(text: str) -> str:
+    """`text` with its inline markup escaped."""
+    if "\\" in text:
+        text = text.replace("\\", "\\\\")
+    for char, escaped in _ALWAYS:
+        if char in text:
+            text = text.replace(char, escaped)
+    if "_" in text:
+        text = _UNDERSCORE.sub(r"\\_", text)
+    if "&" in text:
+        text = _ENTITY.sub(r"\\&", text)
+    return text
+
+
 def escape_lines(lines: list[str]) -> list[str]:
     """`escape_line` of each line (escaped together: one pass of each pattern)."""
-    escaped = _INLINE.sub(_escaped, "\n".join(lines)).split("\n")
+    escaped = _inline("\n".join(lines)).split("\n")
     for place, line in enumerate(escaped):
         if line[:1] in _STARTS:
             escaped[place] = _ORDERED.sub(r"\1\\\2", _LINE_START.sub(_escaped, line))
@@ -75,12 +108,7 @@ def escape_lines(lines: list[str]) -> list[str]:
 
 
 def _escaped(found: re.Match[str]) -> str:
-    char = found[0]
-    if char == "_":
-        text, at = found.string, found.start()
-        if 0 < at < len(text) - 1 and text[at - 1].isalnum() and text[at + 1].isalnum():
-            return char
-    return "\\" + char
+    return "\\" + found[0]
 
 
 def escape_heading(text: str) -> str:
@@ -90,21 +118,28 @@ def escape_heading(text: str) -> str:
 
 def escape_headings(texts: list[str]) -> list[str]:
     """`escape_heading` of each text (escaped together)."""
-    return _CLOSING.sub(_escaped, _INLINE.sub(_escaped, "\n".join(texts))).split("\n")
+    joined = _inline("\n".join(texts))
+    return (_CLOSING.sub(r"\\#", joined) if "#" in joined else joined).split("\n")
 
 
 def escape_cell(text: str) -> str:
     """A table cell's text as a pipe table's cell: its inline markup and its pipes escaped."""
-    return _INLINE.sub(_escaped, text).replace("|", r"\|")
+    return _inline(text).replace("|", r"\|")
 
 
-class _Context(NamedTuple):
+# _Context and _Unit are plain classes, not NamedTuples: compiled, their
+# attributes are read as C fields (a NamedTuple's go through a lookup), on
+# every block.
+class _Context:
     """Where an entry sits: what its blocks render as."""
 
-    chain: tuple[int, ...]  # the li and blockquote entries around it and it, outermost first
-    level: int  # the heading it is in: 1-6; 0: none
-    cell: int  # the innermost table cell around it or it; -1: none
-    pre: int  # the innermost <pre> around it or it; -1: none
+    __slots__ = ("cell", "chain", "level", "pre")
+
+    def __init__(self, chain: tuple[int, ...], level: int, cell: int, pre: int) -> None:
+        self.chain = chain  # the li and blockquote entries around it and it, outermost first
+        self.level = level  # the heading it is in: 1-6; 0: none
+        self.cell = cell  # the innermost table cell around it or it; -1: none
+        self.pre = pre  # the innermost <pre> around it or it; -1: none
 
 
 _OUTSIDE: Final = _Context((), 0, -1, -1)
@@ -112,13 +147,16 @@ _LEVELS: Final = {f"h{level}": level for level in range(1, 7)}
 _CONTEXT_TAGS: Final = _CONTAINERS | _CELLS | _HEADINGS | {"pre"}
 
 
-class _Unit(NamedTuple):
+class _Unit:
     """What one or more consecutive kept blocks render as."""
 
-    kind: str  # "paragraph", "heading", "code", "table"
-    key: int  # the block (paragraph), the level (heading), the <pre> or the table entry
-    chain: tuple[int, ...]  # the li and blockquote entries around it, outermost first
-    lines: list[str]  # its Markdown lines, without the containers' prefixes
+    __slots__ = ("chain", "key", "kind", "lines")
+
+    def __init__(self, kind: str, key: int, chain: tuple[int, ...], lines: list[str]) -> None:
+        self.kind = kind  # "paragraph", "heading", "code", "table"; "done": escaped already
+        self.key = key  # the block (paragraph), the level (heading), the <pre> or the table
+        self.chain = chain  # the li and blockquote entries around it, outermost first
+        self.lines = lines  # its Markdown lines, without the containers' prefixes
 
 
 class _Table:
@@ -149,13 +187,13 @@ class _Table:
 
 
 class _Renderer:
-    def __init__(self, page: Page) -> None:
+    def __init__(self, page: Page, images: Images | None = None) -> None:
         self.page = page
+        self.images = images
         self.structure = Structure(page)
         self.tags = self.structure.tags
         self.data_tables: dict[int, bool] = {}
         self.contexts: dict[int, _Context] = {}
-        self.places = self.structure.places()
         self.parents = self.structure.parents
         self.header_rows: dict[int, bool] = {}
 
@@ -195,21 +233,33 @@ class _Renderer:
             self.data_tables[table] = known
         return known
 
-    def units(self, kept: Sequence[int], links: Links) -> list[_Unit]:
+    def units(self, kept: Sequence[int], links: Links, rendered: str | None) -> list[_Unit]:
         page, structure = self.page, self.structure
-        blocks, texts = page.blocks, page.block_texts()
+        blocks, texts = page.blocks, _kept_texts(page.text, kept)
         entries = structure.block_entries
-        # The one-line blocks' lines, collapsed in one pass as render_blocks does.
+        # The one-line blocks' lines: those of the text render made of these blocks when
+        # given, else collapsed in one pass as render_blocks does.
         plain = [
             index for index in kept if not blocks[index][PRE] and BREAK_MARK not in texts[index]
         ]
-        collapsed = _text.collapse([texts[index] for index in plain]).split("\n") if plain else []
-        one_line = dict(zip(plain, collapsed, strict=True)) if len(collapsed) == len(plain) else {}
+        one_line = _rendered_lines(kept, plain, blocks, texts, rendered) if rendered else None
+        if one_line is None:
+            collapsed = (
+                _text.collapse([texts[index] for index in plain]).split("\n") if plain else []
+            )
+            one_line = (
+                dict(zip(plain, collapsed, strict=True)) if len(collapsed) == len(plain) else {}
+            )
         units: list[_Unit] = []
         tables: dict[int, _Table] = {}
+        images = self.images
+        previous = -1
         for index in kept:
             info, text = blocks[index], texts[index]
             context = self.context(entries[index])
+            if images is not None:
+                self._add_images(units, images, previous, index)
+                previous = index
             if info[PRE]:
                 key = context.pre if context.pre >= 0 else entries[index]
                 lines = _code_lines(text)
@@ -233,8 +283,40 @@ class _Renderer:
                 units.append(_Unit("heading", context.level, context.chain, [" ".join(text_lines)]))
             else:
                 units.append(_Unit("paragraph", index, context.chain, text_lines))
+        if images is not None and previous >= 0:
+            self._add_images(units, images, previous, -1)
         self._escape(units, tables)
         return units
+
+    def _add_images(self, units: list[_Unit], images: Images, previous: int, index: int) -> None:
+        """The images between the kept blocks `previous` and `index` (-1: none), as units of
+        their own: those after `previous`, those between the two, those before `index`."""
+        entries = self.structure.block_entries
+        if previous >= 0:
+            before = self._image_chain(entries[previous])
+            found = [*images.after.get(previous, ()), *images.between.get((previous, previous), ())]
+            if found and before is not None:
+                units.extend(_image_unit(image, previous, before) for image in found)
+            between = images.between.get((previous, index)) if index >= 0 else None
+            after = self._image_chain(entries[index]) if between else None
+            if between and before is not None and after is not None:
+                common = 0
+                while common < min(len(before), len(after)) and before[common] == after[common]:
+                    common += 1
+                units.extend(_image_unit(image, index, before[:common]) for image in between)
+        ahead = images.before.get(index) if index >= 0 else None
+        if ahead:
+            chain = self._image_chain(entries[index])
+            if chain is not None:
+                units.extend(_image_unit(image, index, chain) for image in ahead)
+
+    def _image_chain(self, entry: int) -> tuple[int, ...] | None:
+        """The containers an image beside a block in `entry` renders in; None: none renders
+        there (a <pre>, or a data table's cell: the code and the table render whole)."""
+        context = self.context(entry)
+        if context.pre >= 0 or (context.cell >= 0 and self._data_table(context.cell) >= 0):
+            return None
+        return context.chain
 
     def _escape(self, units: list[_Unit], tables: dict[int, _Table]) -> None:
         """The units' lines as Markdown: all paragraphs' lines escaped at once, then all
@@ -323,7 +405,7 @@ class _Renderer:
         ):
             return
         if context.level:
-            heading = _CLOSING.sub(_escaped, " ".join(lines))
+            heading = _CLOSING.sub(r"\\#", " ".join(lines))
             units.append(_Unit("done", index, context.chain, ["#" * context.level + " " + heading]))
         else:
             lines[:-1] = [line + "\\" for line in lines[:-1]]
@@ -341,13 +423,11 @@ class _Renderer:
     ) -> bool:
         """Add the block `index`, in the cell at entry `cell`, to its table's unit, if its
         table is a data table; else False. `escaped`: its lines are Markdown already."""
-        containers, places = self.places
-        row = containers[cell]
-        table = (
-            containers[row] if row >= 0 else self.structure.nearest(self.parents[cell], ("table",))
-        )
-        if table < 0 or not self.is_data_table(table):
+        table = self._data_table(cell)
+        if table < 0:
             return False
+        containers, places = self.structure.places()
+        row = containers[cell]
         last = units[-1] if units else None
         if last is None or last.kind != "table" or last.key != table:
             tables[table] = _Table()
@@ -366,8 +446,18 @@ class _Renderer:
         )
         return True
 
+    def _data_table(self, cell: int) -> int:
+        """The table of the cell at entry `cell`, if it is a data table; else -1."""
+        containers = self.structure.places()[0]
+        row = containers[cell]
+        table = (
+            containers[row] if row >= 0 else self.structure.nearest(self.parents[cell], ("table",))
+        )
+        return table if table >= 0 and self.is_data_table(table) else -1
+
     def _marker(self, item: int) -> str:
-        around, place = self.places[0][item], self.places[1][item]
+        containers, places = self.structure.places()
+        around, place = containers[item], places[item]
         if around >= 0 and self.tags[around] == "ol":
             return f"{place + 1}. "
         return "- "
@@ -383,14 +473,63 @@ class _Renderer:
         items = [e for e in previous if self.tags[e] == "li"]
         if not items:
             return False
-        containers = self.places[0]
-        around, place = containers[chain[-1]], self.places[1][chain[-1]]
+        containers, places = self.structure.places()
+        around, place = containers[chain[-1]], places[chain[-1]]
         if any(containers[item] == around for item in items):
             return chain[:-1] == previous[: len(chain) - 1]
         # The first item of a list nested in the previous item: an ordered list must
         # start at 1 to interrupt the paragraph before it.
         ordered = around >= 0 and self.tags[around] == "ol"
         return chain[:-1] == previous and (not ordered or place == 0)
+
+
+def _rendered_lines(
+    kept: Sequence[int],
+    plain: list[int],
+    blocks: list[BlockInfo],
+    texts: dict[int, str],
+    rendered: str,
+) -> dict[int, str] | None:
+    """The one-line blocks' (`plain`'s) lines, read from `rendered`, render_blocks' text
+    of the blocks `kept` (the fit's text): a one-line block is one line there, another
+    block its block_lines. None when the lines do not add up (a one-line block without
+    a visible character makes no line): collapse them again."""
+    lines = rendered.split("\n")
+    found: dict[int, str] = {}
+    plain_set = set(plain)
+    cursor = 0
+    for index in kept:
+        if index in plain_set:
+            if cursor >= len(lines):
+                return None
+            found[index] = lines[cursor]
+            cursor += 1
+        else:
+            cursor += len(block_lines(blocks[index], texts[index]))
+    return found if cursor == len(lines) else None
+
+
+def _kept_texts(text: str, kept: Sequence[int]) -> dict[int, str]:
+    """The kept blocks' texts, as Page.block_texts() has them (anchor and sup/sub marks
+    gone), without splitting the text past the last kept block nor cleaning the others'
+    (which block_texts does for the whole page)."""
+    parts = text.split(BLOCK_END, max(kept) + 1)
+    texts = {}
+    for index in kept:
+        part = parts[index]
+        if ANCHOR_MARK in part:
+            part = part.replace(ANCHOR_MARK, "")
+        if SUB_OPEN in part:
+            part = part.replace(SUB_OPEN, "")
+        if SUB_CLOSE in part:
+            part = part.replace(SUB_CLOSE, "")
+        texts[index] = part
+    return texts
+
+
+def _image_unit(image: Image, block: int, chain: tuple[int, ...]) -> _Unit:
+    """An image as a paragraph of its own: ![alt](src)."""
+    return _Unit("done", block, chain, [f"![{_inline(image.alt)}]({_destination(image.src)})"])
 
 
 def _code_lines(text: str) -> list[str]:
@@ -418,19 +557,17 @@ def _linked_lines(raw: str, targets: list[str]) -> list[str]:
     hrefs = iter(targets)
     for place, part in enumerate(raw.split(ANCHOR_MARK)):
         if place % 2 == 0:
-            out.append(_INLINE.sub(_escaped, part))
+            out.append(_inline(part))
             continue
         text = " ".join(part.replace(BREAK_MARK, " ").split())
         if not text:
             out.append(part)
             continue
         href = next(hrefs, "")
-        inner = _INLINE.sub(_escaped, text)
+        inner = _inline(text)
         lead = " " if part[:1].isspace() else ""
         trail = " " if part[-1:].isspace() else ""
-        out.append(
-            f"{lead}[{inner}]({_destination(href)}){trail}" if href else _INLINE.sub(_escaped, part)
-        )
+        out.append(f"{lead}[{inner}]({_destination(href)}){trail}" if href else _inline(part))
     lines = [" ".join(line.split()) for line in "".join(out).split(BREAK_MARK)]
     return [
         _ORDERED.sub(r"\1\\\2", _LINE_START.sub(_escaped, line)) if line[:1] in _STARTS else line
@@ -458,9 +595,18 @@ _DESTINATION: Final = (
 )
 
 
-def render_markdown(page: Page, kept: Sequence[int], links: Links | None = None) -> str:
+def render_markdown(
+    page: Page,
+    kept: Sequence[int],
+    links: Links | None = None,
+    images: Images | None = None,
+    rendered: str | None = None,
+) -> str:
     """The blocks `kept` (indexes into page.blocks, in order) as Markdown; `links`, the
-    targets of the blocks' links (mdlinks.link_targets), renders them as links."""
+    targets of the blocks' links (mdlinks.link_targets), renders them as links; `images`,
+    the page's images placed among its blocks (mdimages.image_targets), renders those
+    beside the kept blocks as images. `rendered`, the text render.render_blocks made of
+    the same blocks (the fit's text), saves collapsing their whitespace again."""
     if not kept:
         return ""
     if page.elements is None or len(page.elements.blocks()) != len(page.blocks):
@@ -472,5 +618,5 @@ def render_markdown(page: Page, kept: Sequence[int], links: Links | None = None)
             if (lines := block_lines(page.blocks[index], texts[index]))
         ]
         return "\n\n".join(paragraphs)
-    renderer = _Renderer(page)
-    return renderer.write(renderer.units(kept, links or {}))
+    renderer = _Renderer(page, images)
+    return renderer.write(renderer.units(kept, links or {}, rendered))

@@ -2,7 +2,8 @@
 
 The walk marks each <a>'s edges in a block's text (segment.ANCHOR_MARK, in
 pairs within every block) but keeps no attribute. Asked for links, the
-page is walked again with a trace (which block each text node went to):
+page is walked again with a trace (traced_walk: which block each text node
+went to; Markdown's images read the same trace, blockdensity.mdimages):
 each text node's nearest <a> says which link its text is in, and its href
 where the link goes. A block's marked spans with words pair up, in order,
 with the links its text nodes are in; a block where they do not (the same
@@ -29,7 +30,7 @@ from blockdensity.segment import (
     walk,
 )
 
-__all__ = ["Links", "link_targets"]
+__all__ = ["Links", "link_targets", "resolve", "traced_walk"]
 
 _A: Final = dom.tag_id("a")
 
@@ -38,15 +39,32 @@ _A: Final = dom.tag_id("a")
 Links = dict[int, tuple[str, list[str]]]
 
 
-def link_targets(page: Page, parsed: Parsed, conf: Conf, url: str | None) -> Links:
-    """The links of `page`'s blocks (as `walk` made it from `parsed` under `conf`): per
-    block whose spans pair up with its links, its raw text and their targets."""
-    if ANCHOR_MARK not in page.text:
-        return {}
+def resolve(url: str | None, href: str) -> str:
+    """`href` resolved against the page's `url`; as it is when there is no URL, or when
+    urljoin cannot read it (e.g. a bracketed host that is no IP address, which raises)."""
+    if not url or not href:
+        return href
+    try:
+        return urljoin(url, href)
+    except ValueError:
+        return href
+
+
+def traced_walk(page: Page, parsed: Parsed, conf: Conf) -> Trace:
+    """The block of every text node of `page` (as `walk` made it from `parsed` under
+    `conf`), walked again; empty if the walk does not give the same page."""
     trace: Trace = []
     again = walk(parsed, conf, trace)
     if again.text != page.text:
-        return {}  # not the page the fit read: no links rather than wrong ones
+        return []  # not the page the fit read: no links or images rather than wrong ones
+    return trace
+
+
+def link_targets(page: Page, trace: Trace, url: str | None) -> Links:
+    """The links of `page`'s blocks (`trace`: the block of each text node, traced_walk):
+    per block whose spans pair up with its links, its raw text and their targets."""
+    if ANCHOR_MARK not in page.text:
+        return {}
     anchors: dict[int, list[tuple[int, str, list[str]]]] = {}
     for block, node in trace:
         anchor = node.parent
@@ -57,7 +75,7 @@ def link_targets(page: Page, parsed: Parsed, conf: Conf, url: str | None) -> Lin
         runs = anchors.setdefault(block, [])
         if not runs or runs[-1][0] != anchor.mem_id:
             href = (anchor.attrs.get("href") or "").strip()
-            runs.append((anchor.mem_id, urljoin(url, href) if url and href else href, []))
+            runs.append((anchor.mem_id, resolve(url, href), []))
         runs[-1][2].append(node.text(deep=False))
     raw = page.text.replace(SUB_OPEN, "").replace(SUB_CLOSE, "").split(BLOCK_END)
     found: Links = {}

@@ -34,6 +34,10 @@ __all__ = ["Cell", "ListItem", "Repeat", "Structure", "TableShape"]
 _HEADINGS: Final = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 _LISTS: Final = frozenset({"ul", "ol", "menu"})
 _CELLS: Final = frozenset({"td", "th"})
+_TABLE: Final = frozenset({"table"})
+_ROW: Final = frozenset({"tr"})
+# The entries counted in a container: list items, rows, cells.
+_COUNTED: Final = _CELLS | {"li", "tr"}
 # A class token naming a code block's language (highlight.js, Prism, the
 # CommonMark spec's own output: language-x; Google's prettify: lang-x).
 _LANGUAGE: Final = re.compile(r"(?:language|lang)-(.+)", re.IGNORECASE)
@@ -92,16 +96,24 @@ class Structure:
     """
 
     def __init__(self, page: Page) -> None:
-        elements = page.elements
-        rows = elements.rows() if elements is not None else []
-        self.tags = [tag for tag, _, _ in rows]
-        self.parents = [parent for _, parent, _ in rows]
-        self.signatures = [signature for _, _, signature in rows]
+        elements = self._elements = page.elements
+        tags, parents = elements.columns() if elements is not None else ([], [])
+        self.tags: list[str] = tags
+        self.parents: list[int] = parents
         self.block_entries = elements.blocks() if elements is not None else []
         self._pres = elements.pres() if elements is not None else {}
+        self._signatures: list[int] | None = None
         self._ends: list[int] | None = None
         self._spans: dict[int, range] | None = None
         self._places: tuple[list[int], list[int]] | None = None
+
+    @property
+    def signatures(self) -> list[int]:
+        """Each entry's class signature (read when first asked: only repeats need them)."""
+        if self._signatures is None:
+            elements = self._elements
+            self._signatures = elements.signatures_list() if elements is not None else []
+        return self._signatures
 
     def __len__(self) -> int:
         """The entries."""
@@ -270,18 +282,18 @@ class Structure:
         # (-1, -1 for the rest): an <li> in the nearest list around it, a
         # <tr> in the nearest table, a cell in the nearest row.
         if self._places is None:
-            containers = [-1] * len(self.tags)
-            places = [-1] * len(self.tags)
+            tags, parents = self.tags, self.parents
+            containers = [-1] * len(tags)
+            places = [-1] * len(tags)
             counts: dict[int, int] = {}
-            for entry, tag in enumerate(self.tags):
-                if tag == "li":
-                    container = self.nearest(self.parents[entry], _LISTS)
-                elif tag == "tr":
-                    container = self.nearest(self.parents[entry], ("table",))
-                elif tag in _CELLS:
-                    container = self.nearest(self.parents[entry], ("tr",))
-                else:
+            for entry, tag in enumerate(tags):
+                if tag not in _COUNTED:
                     continue
+                # The nearest list, table or row around it (as `nearest` finds it).
+                wanted = _LISTS if tag == "li" else _TABLE if tag == "tr" else _ROW
+                container = parents[entry]
+                while container >= 0 and tags[container] not in wanted:
+                    container = parents[container]
                 containers[entry] = container
                 places[entry] = counts.get(container, 0)
                 counts[container] = places[entry] + 1
@@ -294,8 +306,9 @@ class Structure:
         """The sibling entries that share a tag and a class signature, at least `least` of
         them under one parent, by the document order of their first."""
         groups: dict[tuple[int, str, int], list[int]] = {}
-        for entry in range(1, len(self.tags)):
-            key = (self.parents[entry], self.tags[entry], self.signatures[entry])
+        tags, parents, signatures = self.tags, self.parents, self.signatures
+        for entry in range(1, len(tags)):
+            key = (parents[entry], tags[entry], signatures[entry])
             groups.setdefault(key, []).append(entry)
         found = [
             Repeat(parent, tag, signature, tuple(entries))

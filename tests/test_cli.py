@@ -479,4 +479,13 @@ def test_comments_option_chooses_where_comments_go(tmp_path: Path, capsys: Captu
     assert included.rstrip("\n").split("\n")[-1] == seq("c", 1, 30)
     _, dropped, _ = run_main(["--json", "--comments", "drop", str(page_file)], capsys)
     assert json.loads(dropped)["comments"] is None
+    # The Markdown shows the comments where the text does: after the article when included.
+    _, markdown, _ = run_main(["--format", "markdown", str(page_file)], capsys)
+    assert markdown.startswith("# Head\n")
+    assert "c01" not in markdown
+    _, markdown, _ = run_main(
+        ["--format", "markdown", "--comments", "include", str(page_file)], capsys
+    )
+    assert markdown.startswith("# Head\n")
+    assert markdown.endswith("\n\n" + seq("c", 1, 30) + "\n")
     assert "invalid choice: 'keep'" in usage_error(["--comments", "keep", str(page_file)], capsys)

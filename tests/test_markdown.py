@@ -29,6 +29,7 @@ from blockdensity.conf import PPM, Comments, Conf, Profile
 from blockdensity.markdown import escape_cell, escape_heading, escape_line
 from blockdensity.segment import segment
 from blockdensity.structure import Structure
+from tests.helpers import seq
 from tests.hypothesis_profiles import examples
 
 PROFILE = examples(200)
@@ -392,6 +393,14 @@ def test_links_are_markdown_links_when_asked() -> None:
         Conf(markdown_links="yes")  # type: ignore[arg-type]  # the wrong type, on purpose
 
 
+def test_a_link_urljoin_cannot_resolve_keeps_its_href() -> None:
+    # urljoin raises ValueError on a bracketed host that is no IP address (a WCXB page
+    # has one): the Markdown keeps such an href as it is rather than failing.
+    page = '<p>See <a href="http://[ccpa-preferences]/x">the choices</a> here.</p>'
+    markdown = fit_text(page, LINKS, url="https://e.org/").markdown
+    assert markdown == "See [the choices](http://[ccpa-preferences]/x) here."
+
+
 @PROFILE
 @given(
     st.lists(
@@ -427,3 +436,100 @@ def test_links_parse_back_with_their_text_and_target(
     decoded = [(target.replace("%20", " ").replace("%28", "(").replace("%29", ")")
                 .replace("%5C", "\\"), text) for target, text in found]  # fmt: skip
     assert decoded == [(href, " ".join(text.split())) for href, text in expected]
+
+
+# --------------------------------------------------------------------------- images
+
+IMAGES = dataclasses.replace(KEEP_ALL, markdown_images=True)
+STORY_A = seq("a", 1, 60)
+STORY_B = seq("b", 1, 50)
+
+
+def images_of(markdown: str) -> list[tuple[str, str]]:
+    """The images markdown-it-py reads in `markdown`: (alt, src), in order (the alt as
+    its text: the label's inline content, escapes read)."""
+    return [
+        ("".join(part.content for part in child.children or []), str(child.attrs["src"]))
+        for token in parser().parse(markdown)
+        for child in token.children or []
+        if child.type == "image"
+    ]
+
+
+def test_images_are_markdown_images_when_asked() -> None:
+    page = (
+        "<p>First paragraph words.</p>"
+        '<figure><img src="a.png" alt="A [chart] of *sales*"><figcaption>The caption'
+        "</figcaption></figure>"
+        '<p>Text before <img src="/b c.jpg" alt="b"></p>'
+        '<p><img src="data:image/gif;base64,R0lGOD" data-src="lazy(1).png" alt=""></p>'
+        "<p>Last paragraph words.</p>"
+        '<ul><li><img src="//cdn.e.org/i.png" alt="item"> item text</li></ul>'
+    )
+    markdown = fit_text(page, IMAGES, url="https://e.org/post/").markdown
+    assert images_of(markdown) == [
+        ("A [chart] of *sales*", "https://e.org/post/a.png"),
+        ("b", "https://e.org/b%20c.jpg"),
+        ("", "https://e.org/post/lazy%281%29.png"),
+        ("item", "https://cdn.e.org/i.png"),
+    ]
+    assert markdown == (
+        "First paragraph words.\n\n"
+        "![A \\[chart\\] of \\*sales\\*](https://e.org/post/a.png)\n\nThe caption\n\n"
+        "Text before\n\n![b](https://e.org/b%20c.jpg)\n\n"
+        "![](https://e.org/post/lazy%281%29.png)\n\nLast paragraph words.\n\n"
+        "- ![item](https://cdn.e.org/i.png)\n\n  item text"
+    )
+    # Not asked (the default): no image, and the text is the same either way.
+    plain = fit_text(page, KEEP_ALL, url="https://e.org/post/")
+    assert not images_of(plain.markdown)
+    assert "![" not in plain.markdown
+    assert plain.text == fit_text(page, IMAGES, url="https://e.org/post/").text
+    with pytest.raises(ValueError, match="markdown_images must be True or False"):
+        Conf(markdown_images=1)  # type: ignore[arg-type]  # the wrong type, on purpose
+
+
+def test_only_the_kept_content_s_images_render() -> None:
+    story = "".join(f"<p>{seq}</p>" for seq in (STORY_A, STORY_B))
+    page = (
+        '<nav><img src="/logo.png" alt="logo"><a href="/">Home</a> <a href="/x">X</a></nav>'
+        f'<article>{story}<p><img src="/photo.jpg" alt="photo"></p>{story}</article>'
+        '<footer><p>Footer words here</p><img src="/pixel.gif" alt="pixel"></footer>'
+        '<noscript><img src="/noscript.gif" alt="noscript"></noscript>'
+    )
+    fit = fit_text(page, dataclasses.replace(Conf(), markdown_images=True), url="https://e.org/")
+    assert "Footer" not in fit.text
+    assert images_of(fit.markdown) == [("photo", "https://e.org/photo.jpg")]
+
+
+def test_images_stay_out_of_data_tables_and_code() -> None:
+    page = (
+        "<p>Before the table.</p>"
+        '<table><tr><th>k</th><th>v</th></tr><tr><td><img src="/t.png" alt="t">one</td>'
+        "<td>2</td></tr></table>"
+        '<pre><img src="/p.png" alt="p">code line</pre><p>After.</p>'
+    )
+    markdown = fit_text(page, IMAGES).markdown
+    assert not images_of(markdown)
+    assert "| k | v |\n| --- | --- |\n| one | 2 |" in markdown
+    assert "code line\n```\n\nAfter." in markdown
+
+
+@PROFILE
+@given(
+    st.lists(
+        st.tuples(words, st.text(alphabet=MARKDOWN_CHARS, max_size=12)), min_size=1, max_size=4
+    )
+)
+def test_images_parse_back_with_their_alt_and_src(parts: list[tuple[str, str]]) -> None:
+    body = "".join(
+        f'<p>word {esc(text)} <img src="/{number} (x).png" alt="{html.escape(alt)}"></p>'
+        for number, (text, alt) in enumerate(parts)
+    )
+    fit = fit_text(body + "<p>after</p>", IMAGES, url="https://e.org/")
+    found = [(alt, src.replace("%20", " ").replace("%28", "(").replace("%29", ")"))
+             for alt, src in images_of(fit.markdown)]  # fmt: skip
+    assert found == [
+        (" ".join(alt.split()), f"https://e.org/{number} (x).png")
+        for number, (_, alt) in enumerate(parts)
+    ]

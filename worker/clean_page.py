@@ -47,8 +47,10 @@ __all__ = [
 # truncated (the page went past the element budget), false by default,
 # confidence (how likely text is the page's main content), page_type and
 # page_type_confidence (what kind of page it is, and how sure the fit is), null
-# in older records, and markdown (the text as Markdown, when the stage is asked
-# for it), null.
+# in older records, and markdown and comments_markdown (the text and the
+# comments as Markdown, when the stage is asked for it), null. Version 4 has
+# not been released beyond this repository, so the two Markdown fields joined
+# it rather than a version 5: both optional, and null in a record without them.
 SCHEMA_VERSION: Final = 4
 
 # The kinds of page the fit reports in page_type at this version (blockdensity.PageType's
@@ -280,6 +282,14 @@ class CleanPage:
             "description": "The text as Markdown (BLOCKDENSITY_FORMAT=markdown; else null):"
             " the same kept blocks, as headings, lists, pipe tables, fenced code and quotes"
             " (CommonMark with GitHub's tables), the same words."
+        },
+    )
+    # Added in schema version 4 with markdown, with a default for the same reason.
+    comments_markdown: str | None = field(
+        default=None,
+        metadata={
+            "description": "The comments as Markdown, as markdown renders the text"
+            " (BLOCKDENSITY_FORMAT=markdown and comments found; else null)."
         },
     )
     schema_version: int = SCHEMA_VERSION

@@ -641,7 +641,8 @@ SETTINGS: Final[tuple[Setting, ...]] = (
         _choice(OUTPUT_FORMATS),
         "text",
         "text: the output's text alone; markdown: also its Markdown, the same kept blocks as "
-        "headings, lists, tables, code and quotes (the markdown field), about 30% more "
+        "headings, lists, tables, code and quotes (the markdown field; comments_markdown, "
+        "the comments'), about 12% more "
         "of a fit's time and up to about twice the text's size again.",
     ),
     Setting(

@@ -343,6 +343,7 @@ def test_clean_page_fields_are_the_contract() -> None:
         "fit_seconds",
         "blocks",
         "markdown",
+        "comments_markdown",
         "schema_version",
     )
 
@@ -476,3 +477,37 @@ def test_the_markdown_travels_only_when_asked_and_the_collector_writes_it() -> N
         )
         line = JSONL.record(Incoming(message))  # type: ignore[arg-type]  # a stand-in message
         assert json.loads(line)["markdown"] == with_markdown.markdown
+
+
+def test_the_comments_markdown_travels_with_the_markdown_and_the_collector_writes_it() -> None:
+    story = "".join(f"<p>{' '.join(f'a{n}x{i}' for i in range(40))}</p>" for n in range(3))
+    comment = "I agree with this *entirely* " + "yes " * 25
+    body = (
+        f'<article><h1>Head words</h1>{story}</article><section id="comments"><h3>Comments</h3>'
+        f'<div class="comment-body"><p>{comment}</p></div></section>'
+    ).encode()
+    page = FetchedPage(url="https://e.org/", body=body)
+    fitted = fit_text(page.body)
+    assert fitted.comments is not None
+    assert fitted.comments_markdown is not None
+    assert "I agree with this \\*entirely\\*" in fitted.comments_markdown
+    assert clean_page(page, fitted, 0.001).comments_markdown is None
+    record = clean_page(page, fitted, 0.001, markdown=True)
+    assert record.comments_markdown == fitted.comments_markdown
+    assert record.comments == fitted.comments
+    for encoding in Encoding:
+        encoded = encode_message(record, encoding)
+        assert decode_clean(encoded, encoding) == record
+        message = SimpleNamespace(
+            body=encoded, content_type=f"application/{encoding.value}", headers={}
+        )
+        line = JSONL.record(Incoming(message))  # type: ignore[arg-type]  # a stand-in message
+        assert json.loads(line)["comments_markdown"] == record.comments_markdown
+
+
+def test_a_page_without_comments_has_no_comments_markdown() -> None:
+    page = FetchedPage(url="https://e.org/", body=b"<h1>Title words here</h1><p>" + b"w " * 30)
+    record = clean_page(page, fit_text(page.body), 0.001, markdown=True)
+    assert record.markdown is not None
+    assert record.comments is None
+    assert record.comments_markdown is None

@@ -31,7 +31,8 @@ def clean_page(
     markdown: bool = False,
 ) -> CleanPage:
     """The output record of `page`, from its fit (a Fit, or any Summary); with `blocks`
-    (and a Fit), the kept blocks too; with `markdown` (and a Fit), the text as Markdown."""
+    (and a Fit), the kept blocks too; with `markdown` (and a Fit), the text and the
+    comments as Markdown."""
     reason = fit.fallback_reason
     return CleanPage(
         text=fit.text,
@@ -59,6 +60,7 @@ def clean_page(
         fit_seconds=fit_seconds,
         blocks=kept_blocks(fit) if blocks and isinstance(fit, Fit) else None,
         markdown=fit.markdown if markdown and isinstance(fit, Fit) else None,
+        comments_markdown=fit.comments_markdown if markdown and isinstance(fit, Fit) else None,
     )
 
 
