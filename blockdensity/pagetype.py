@@ -17,18 +17,17 @@ from the fit's stages). The words of the class and id attributes, the <time>
 elements and runs of same-shaped siblings were tried and left out: the
 first cost half a fit to read, the others added nothing (BENCHMARKS.md).
 
-The model is a multinomial logistic regression over hand-made features
-(`features`): indicator features for the declarations, the URL's path and
-host words, the title words and the short blocks' phrases, the shape of the title
-(a short head before the site's name) and of the URL (a section's short path, a query
-of results), and a few bounded numbers for the shape of the text and the layout of its
-blocks (linked titles against the longest run of prose, dates beside items). Its weights are the tables at the end, fitted on
-WCXB's development split by bench/pagetype_train.py (k-fold cross-validated;
-the figures are in its report). Two tables: one with the URL's features, one
-without, chosen by whether the evidence has a URL, so a page without one is
-judged by a model that never learned to lean on it. Cost: the features of
-one page and a sparse dot product over a hundred weights, tens of
-microseconds in Python.
+The model is a multinomial logistic regression over hand-made features (`features`):
+indicator features for the declarations, the URL's path and host words, the title words
+and the short blocks' phrases, the shape of the title (a short head before the site's
+name) and of the URL (a section's short path, a query of results), and a few bounded
+numbers for the shape of the text and the layout of its blocks (linked titles against
+the longest run of prose, dates beside items). Its weights are the tables at the end,
+fitted on WCXB's development split by bench/pagetype_train.py (k-fold cross-validated;
+the figures are in its report). Two tables: one with the URL's features, one without,
+chosen by whether the evidence has a URL, so a page without one is judged by a model
+that never learned to lean on it. Cost: the features of one page and a sparse dot
+product over a hundred weights, tens of microseconds in Python.
 """
 
 from __future__ import annotations
