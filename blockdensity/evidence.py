@@ -5,7 +5,9 @@ Page (every block's element and text, the title, the element table of
 blockdensity.structure), the measure stage's words and link words per block,
 and what the metadata reading found (blockdensity.metadata.read_declared:
 the JSON-LD types, og:type, the generator, the published time, the
-authors). One thing is read from the markup itself, and only when the walk
+authors); the layout counts (linked titles, the longest run of prose, dates among
+the short blocks) take one more pass over the blocks' measures. One thing is read from
+the markup itself, and only when the walk
 met an itemprop attribute: microdata's itemtype names. Nothing is parsed
 again.
 
@@ -47,6 +49,21 @@ _PRICE: Final = re.compile(
 )
 # Every price _PRICE matches holds one of these (its signs and its codes).
 _CURRENCIES: Final = ("$", "€", "£", "¥", "₹", "EUR", "USD", "GBP", "CHF", "kr", "zł")
+# A date as listings show one beside each item: "Mar 3, 2025", "3 March 2025",
+# "2025-03-03", "03/03/2025", "3 days ago" (looked for in the short blocks only, as prices).
+_DATE: Final = re.compile(
+    r"\b(?:\d+\s+(?:minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?)\s+ago"
+    r"|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}"
+    r"|\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?,?\s+\d{4}"
+    r"|\d{4}-\d\d-\d\d|\d{1,2}[./]\d{1,2}[./]\d{2,4})\b",
+    re.IGNORECASE,
+)
+# Words: a linked block this long is an item's title; this long, its title and line;
+# a block this long may be prose; a shorter one does not break a run of prose.
+_TITLE_WORDS: Final = (3, 20)
+_MEDIUM_WORDS: Final = (10, 39)
+_PROSE_WORDS: Final = 15
+_RUN_BREAK: Final = 8
 _ITEMTYPE: Final = re.compile(r"""itemtype\s*=\s*["']?([^"'\s>]+)""")
 _ITEMTYPE_BYTES: Final = re.compile(rb"""itemtype\s*=\s*["']?([^"'\s>]+)""")
 # Prices are looked for in blocks of at most this many words (a price is a short
@@ -95,6 +112,8 @@ def gather(  # noqa: PLR0913, PLR0917 - the stages' results the evidence is coun
         long_block_words=counts[_LONG_WORDS],
         prices=_prices("\n".join(short)) if short else 0,
         phrases=frozenset(phrases),
+        dates=len(_DATE.findall("\n".join(short))) if short else 0,
+        **_layout(page, measures),
     )
 
 
@@ -139,6 +158,39 @@ def _shape(page: Page, measures: Measures) -> tuple[list[int], set[str], list[st
                 texts = page.text.split(BLOCK_END)
             short.append(texts[index])
     return counts, _phrases(short), short
+
+
+def _layout(page: Page, measures: Measures) -> dict[str, int]:
+    """The layout counts of Evidence: the linked titles (blocks of 3-20 words, more
+    than half of them linked), the linked blocks of 10-39 words, the longest block,
+    and the longest run of prose: blocks of 15 words or more, under a fifth linked,
+    not headings, in a row (blocks of under 8 words, captions and bylines, do not
+    break it; any other block does). One pass over the measures, apart from _shape's
+    so either can change alone."""
+    blocks = page.blocks
+    links = measures.links
+    titles = medium = longest = run = longest_run = 0
+    for index, count in enumerate(measures.words):
+        longest = max(longest, count)
+        if count < _RUN_BREAK:
+            if count >= _TITLE_WORDS[0] and 2 * links[index] > count:
+                titles += 1
+            continue
+        linked = links[index]
+        if 2 * linked > count:
+            titles += count <= _TITLE_WORDS[1]
+            medium += _MEDIUM_WORDS[0] <= count <= _MEDIUM_WORDS[1]
+        if count >= _PROSE_WORDS and 5 * linked < count and blocks[index][ELEMENT] not in _HEADINGS:
+            run += count
+            longest_run = max(longest_run, run)
+        else:
+            run = 0
+    return {
+        "linked_titles": titles,
+        "linked_medium": medium,
+        "prose_run": longest_run,
+        "longest_block": longest,
+    }
 
 
 def _prices(text: str) -> int:

@@ -17,16 +17,17 @@ from the fit's stages). The words of the class and id attributes, the <time>
 elements and runs of same-shaped siblings were tried and left out: the
 first cost half a fit to read, the others added nothing (BENCHMARKS.md).
 
-The model is a multinomial logistic regression over hand-made features
-(`features`): indicator features for the declarations, the URL's path and
-host words, the title words and the short blocks' phrases, and a few bounded numbers
-for the shape of the text. Its weights are the tables at the end, fitted on
-WCXB's development split by bench/pagetype_train.py (k-fold cross-validated;
-the figures are in its report). Two tables: one with the URL's features, one
-without, chosen by whether the evidence has a URL, so a page without one is
-judged by a model that never learned to lean on it. Cost: the features of
-one page and a sparse dot product over a hundred weights, tens of
-microseconds in Python.
+The model is a multinomial logistic regression over hand-made features (`features`):
+indicator features for the declarations, the URL's path and host words, the title words
+and the short blocks' phrases, the shape of the title (a short head before the site's
+name) and of the URL (a section's short path, a query of results), and a few bounded
+numbers for the shape of the text and the layout of its blocks (linked titles against
+the longest run of prose, dates beside items). Its weights are the tables at the end,
+fitted on WCXB's development split by bench/pagetype_train.py (k-fold cross-validated;
+the figures are in its report). Two tables: one with the URL's features, one without,
+chosen by whether the evidence has a URL, so a page without one is judged by a model
+that never learned to lean on it. Cost: the features of one page and a sparse dot
+product over a hundred weights, tens of microseconds in Python.
 """
 
 from __future__ import annotations
@@ -93,6 +94,13 @@ class Evidence:
     p_words: int = 0  # in p blocks
     long_block_words: int = 0  # in blocks of LONG_BLOCK words or more
     prices: int = 0  # price-like strings in the text ($12.99, 12,99 €)
+    # The layout of the blocks: a listing is a run of linked titles with a line each, an
+    # article a run of prose.
+    linked_titles: int = 0  # blocks of 3-20 words more than half of them linked
+    linked_medium: int = 0  # blocks of 10-39 words more than half of them linked
+    prose_run: int = 0  # words of the longest run of prose blocks (blockdensity.evidence)
+    longest_block: int = 0  # words of the longest block
+    dates: int = 0  # dates among the short blocks ("Mar 3, 2025", "2025-03-03", "3 days ago")
     # The texts of the page's short blocks (PHRASE_WORDS words or fewer) as `phrase`
     # writes them: the buttons and labels a kind of page has ("add to cart", "reply",
     # "get started", "next").
@@ -170,6 +178,12 @@ _URL_GROUP_OF: Final = {word: group for group, words in _URL_WORDS.items() for w
 _URL_SPLIT: Final = re.compile(r"[^a-z0-9]+")
 _DATE_PATH: Final = re.compile(r"/(?:19|20)\d\d/(?:[01]?\d/)?")
 _NUMBER: Final = re.compile(r"^\d+$")
+# The query of a page of results: its page, its search, its order, its filter.
+_LIST_QUERY: Final = re.compile(
+    r"(?:^|&)(?:page|p|pg|q|query|s|search|sort|order|filter|category|cat|c|tag)="
+)
+# Between a title's parts: "Dinner Recipes | Site", "Science : NPR", "News - Site".
+_TITLE_SEPARATOR: Final = re.compile(r"\s[|\u2013\u2014:\u00b7-]\s|\s[|:]|[|]")
 
 # Short block texts that tell a kind of page (buttons, labels, pagination), by kind.
 _PHRASES: Final = {
@@ -263,11 +277,29 @@ def _words(evidence: Evidence, found: dict[str, float]) -> None:
         group = _TITLE_GROUP_OF.get(word)
         if group is not None:
             found["title_" + group] = 1.0
+    _title(evidence.title, found)
     if evidence.phrases:
         for group, phrases in _PHRASES.items():
             count = sum(1 for phrase in phrases if phrase in evidence.phrases)
             if count:
                 found["phrases_" + group] = min(count, 5) / 5.0
+
+
+def _title(title: str, found: dict[str, float]) -> None:
+    """The features of the title's shape: a section's or a listing's title is short
+    before the site's name ("Science : NPR", "Dinner Recipes | Site"), an article's long."""
+    parts = _TITLE_SEPARATOR.split(title.strip())
+    head = parts[0].split()
+    if not head:
+        return
+    found["title_head_words"] = min(len(head), 12) / 12.0
+    found["title_parts"] = min(len(parts), 4) / 4.0
+    if len(head) <= 3:
+        found["title_head_short"] = 1.0
+    # A plural noun ends the head: "Recipes", "Jobs", "Headphones" (English, as most
+    # of the pages are; elsewhere the feature stays 0).
+    if len(head[-1]) > 3 and head[-1].lower().endswith("s"):
+        found["title_head_plural"] = 1.0
 
 
 def _shape(evidence: Evidence, found: dict[str, float]) -> None:
@@ -293,6 +325,43 @@ def _shape(evidence: Evidence, found: dict[str, float]) -> None:
         found["code_50"] = 1.0
     if evidence.prices == 1:
         found["price_one"] = 1.0
+    _layout(evidence, found)
+
+
+def _layout(evidence: Evidence, found: dict[str, float]) -> None:
+    """The features of the blocks' layout: linked titles (a listing's items) against a
+    run of prose (an article's body), dates beside the items."""
+    titles = evidence.linked_titles
+    run = evidence.prose_run
+    found["log_linked_titles"] = math.log1p(titles) / 4.0
+    found["log_linked_medium"] = math.log1p(evidence.linked_medium) / 4.0
+    found["log_longest_block"] = math.log1p(evidence.longest_block) / 6.0
+    found["log_prose_run"] = math.log1p(run) / 8.0
+    if evidence.words:
+        found["linked_titles_per_100"] = min(100.0 * titles / evidence.words, 15.0) / 5.0
+        found["prose_run_share"] = run / evidence.words
+    if run < 100:
+        found["prose_run_under_100"] = 1.0
+    elif run >= 300:
+        found["prose_run_300"] = 1.0
+    if evidence.dates:
+        found["log_dates"] = math.log1p(evidence.dates) / 3.0
+        if evidence.dates >= 3:
+            found["dates_3"] = 1.0
+
+
+def _section(segments: list[str], query: str, found: dict[str, float]) -> None:
+    """The features of a section's, a category's or a result page's URL: a short path
+    whose last segment is a word or two ("/news", "/technology/", "/recipes/air-fryer"),
+    often a plural, or a query of pages, searches, orders and filters."""
+    if segments:
+        stem = [word for word in _URL_SPLIT.split(segments[-1].rsplit(".", 1)[0]) if word]
+        if len(stem) == 1 and stem[0].endswith("s") and not stem[0].isdigit():
+            found["url_last_plural"] = 1.0
+        if len(segments) <= 2 and len(stem) <= 2:
+            found["url_section"] = 1.0
+    if _LIST_QUERY.search(query):
+        found["url_list_query"] = 1.0
 
 
 def _url(url: str, found: dict[str, float]) -> None:
@@ -323,6 +392,7 @@ def _url(url: str, found: dict[str, float]) -> None:
             found["url_ext"] = 1.0
         if _NUMBER.match(last) or any(len(word) >= 6 and word.isdigit() for word in words):
             found["url_number"] = 1.0
+    _section(segments, parts.query, found)
     if _DATE_PATH.search(path):
         found["url_date"] = 1.0
     if parts.query:
@@ -357,137 +427,168 @@ def classify(evidence: Evidence) -> tuple[PageType, float]:
 # bench/pagetype_train.py; edit there, not here.
 # BEGIN WEIGHTS
 _WEIGHTS_URL: Final[dict[str, tuple[float, ...]]] = {
-    "authors": (0.844, 0.366, -0.528, -0.315, -0.049, -0.033, -0.284),
-    "bias": (0.463, -0.763, -1.126, -0.746, 0.327, -0.489, 0.009),
-    "code_50": (-0.494, -0.017, -0.155, -0.160, -0.358, 1.207, -0.023),
-    "code_share": (-0.019, -0.024, -0.022, -0.020, -0.061, 0.135, 0.011),
-    "few_words": (-0.040, 0.104, 0.062, 0.226, -0.170, -0.115, -0.067),
-    "gen_blog": (0.607, -0.343, -0.060, -0.324, 0.200, -0.350, 0.271),
-    "gen_builder": (0.253, -0.137, -0.106, -0.062, -0.187, -0.183, 0.422),
-    "gen_docs": (-0.289, -0.085, -0.156, -0.204, 0.178, 0.716, -0.160),
-    "gen_forum": (-0.069, 0.256, -0.040, -0.020, -0.070, -0.029, -0.030),
-    "gen_shop": (-0.072, -0.016, 0.157, 0.352, -0.157, -0.017, -0.246),
-    "headings_per_100": (-0.019, -0.662, 0.285, 0.206, 0.086, -0.234, 0.337),
-    "host_article": (0.301, -0.162, -0.044, 0.087, 0.151, -0.078, -0.256),
-    "host_collection": (-0.163, -0.071, 0.270, 0.301, -0.139, -0.044, -0.153),
-    "host_docs": (-0.705, -0.118, -0.237, -0.257, 0.074, 1.437, -0.193),
-    "host_forum": (-0.459, 0.831, -0.089, -0.109, -0.019, -0.074, -0.081),
-    "host_listing": (0.089, -0.038, -0.040, -0.043, 0.122, -0.021, -0.070),
-    "host_product": (-0.058, -0.016, -0.037, 0.192, -0.036, -0.008, -0.038),
-    "ld_any": (-0.459, -0.114, 0.424, 0.202, 0.352, -0.533, 0.127),
-    "ld_article": (1.221, -0.289, -0.259, -0.358, -0.083, 0.037, -0.269),
-    "ld_blog": (0.193, -0.023, -0.015, -0.015, -0.056, -0.009, -0.075),
-    "ld_breadcrumb": (-0.093, 0.174, -0.138, 0.255, -0.276, -0.064, 0.142),
-    "ld_business": (-0.165, -0.079, -0.123, -0.200, 0.066, -0.087, 0.588),
-    "ld_collection": (-0.242, -0.032, -0.116, 0.209, 0.449, -0.033, -0.235),
-    "ld_course": (-0.108, -0.051, 0.068, -0.151, 0.256, -0.041, 0.028),
-    "ld_faq": (0.127, -0.157, -0.052, 0.170, -0.236, -0.134, 0.283),
-    "ld_forum": (-0.440, 0.781, -0.091, -0.052, -0.097, -0.025, -0.076),
-    "ld_howto": (0.005, -0.001, -0.000, -0.000, -0.001, -0.001, -0.002),
-    "ld_itemlist": (-0.003, -0.041, -0.157, -0.003, 0.497, -0.048, -0.245),
-    "ld_product": (-0.601, -0.171, 1.590, -0.328, -0.244, -0.135, -0.110),
-    "ld_profile": (0.091, 0.717, -0.197, -0.189, -0.294, -0.117, -0.011),
-    "ld_qa": (-0.090, 0.191, -0.039, -0.073, -0.051, -0.149, 0.211),
-    "ld_software": (-0.054, -0.017, -0.070, -0.032, -0.083, -0.030, 0.287),
-    "ld_tech": (-0.152, -0.022, -0.015, -0.032, 0.080, 0.258, -0.116),
-    "li_share": (0.543, -0.229, -0.107, 0.135, -0.693, 0.355, -0.005),
-    "link_share": (-0.730, -0.302, -0.236, 0.702, 1.017, -0.045, -0.406),
-    "linked_heading_share": (-0.295, 0.304, -0.413, 0.169, 0.840, 0.182, -0.788),
-    "log_linked_headings": (0.209, 0.183, -0.385, 0.041, 0.333, -0.160, -0.221),
-    "log_prices": (-0.489, -0.446, 0.602, 1.644, -0.678, -0.536, -0.099),
-    "log_words": (0.004, -0.093, -0.077, -0.019, 0.017, 0.092, 0.076),
-    "log_words_per_block": (0.352, 0.007, -0.057, -0.209, -0.054, 0.012, -0.050),
-    "long_share": (0.799, 0.267, -0.083, -0.242, -0.416, -0.194, -0.131),
-    "og_article": (0.813, -0.159, -0.282, -0.524, -0.168, 0.158, 0.162),
-    "og_book": (-0.113, -0.007, -0.002, -0.001, -0.027, 0.162, -0.006),
-    "og_other": (0.058, -0.016, 0.021, 0.276, -0.202, -0.119, -0.017),
-    "og_product": (-0.467, -0.089, 1.044, 0.144, -0.087, -0.133, -0.411),
-    "og_profile": (-0.063, -0.004, -0.018, 0.180, -0.039, -0.013, -0.043),
-    "og_website": (-0.178, 0.026, 0.133, -0.116, -0.069, -0.109, 0.313),
-    "p_share": (0.983, -0.061, -0.400, -0.360, -0.740, 0.293, 0.284),
-    "phrases_docs": (-0.240, -0.136, 0.039, 0.070, -0.290, 0.899, -0.342),
-    "phrases_forum": (0.018, 0.605, 0.036, -0.233, -0.103, -0.145, -0.178),
-    "phrases_listing": (-0.441, 0.352, 0.126, 0.695, -0.139, -0.227, -0.366),
-    "phrases_service": (-0.414, -0.148, -0.060, -0.156, -0.344, -0.127, 1.250),
-    "phrases_shop": (-0.592, -0.167, 1.726, 0.109, -0.413, -0.013, -0.649),
-    "price_one": (-0.366, -0.096, 0.110, -0.027, 0.125, -0.202, 0.456),
-    "published": (0.185, 0.418, 0.161, -0.176, -0.138, -0.263, -0.186),
-    "table_share": (-0.108, -0.077, -0.121, -0.189, 0.463, 0.076, -0.044),
-    "title_docs": (0.504, -0.162, -0.069, -0.329, -0.304, 0.953, -0.592),
-    "title_forum": (-0.486, 1.053, 0.028, -0.178, -0.188, -0.107, -0.121),
-    "title_listing": (0.281, -0.106, 0.110, -0.259, 0.539, -0.326, -0.239),
-    "title_service": (-0.181, -0.121, -0.205, -0.162, -0.151, -0.196, 1.017),
-    "title_shop": (0.064, -0.127, -0.371, 0.433, 0.233, -0.311, 0.079),
-    "url_article": (1.309, -0.021, -0.286, -0.289, 0.447, -0.457, -0.704),
-    "url_collection": (-0.480, -0.172, -0.298, 1.170, 0.416, -0.381, -0.256),
-    "url_date": (0.667, -0.087, -0.089, -0.053, -0.156, -0.108, -0.174),
-    "url_depth": (0.027, 0.031, 0.265, 0.012, -0.324, 0.436, -0.447),
-    "url_docs": (0.109, -0.180, -0.306, -0.297, -0.120, 1.272, -0.478),
-    "url_ext": (-0.379, 0.312, 0.485, -0.369, -0.310, 0.439, -0.178),
-    "url_forum": (-0.503, 1.738, -0.083, 0.061, -0.485, -0.266, -0.462),
-    "url_listing": (0.594, -0.098, -0.381, -0.155, 0.511, -0.087, -0.384),
-    "url_number": (-0.088, 0.734, 0.565, -0.405, -0.025, -0.274, -0.507),
-    "url_product": (-0.424, -0.155, 1.353, -0.127, -0.326, -0.066, -0.254),
-    "url_query": (-0.087, 0.346, -0.125, 0.805, 0.152, -0.435, -0.655),
-    "url_root": (-0.663, -0.165, -0.283, 0.202, 0.386, -0.279, 0.801),
-    "url_service": (-0.327, -0.091, -0.113, -0.289, -0.096, -0.143, 1.059),
-    "url_slug_words": (1.345, 0.407, 0.474, -0.564, -0.625, -0.455, -0.582),
+    "authors": (0.715, 0.217, -0.536, -0.286, 0.083, 0.026, -0.219),
+    "bias": (0.836, -0.837, -1.097, -1.234, -0.709, -0.608, -0.039),
+    "code_50": (-0.479, -0.054, -0.152, -0.145, -0.257, 1.143, -0.057),
+    "code_share": (-0.022, -0.021, -0.023, -0.017, -0.038, 0.116, 0.006),
+    "dates_3": (-0.395, 0.552, 0.031, -0.195, 0.196, -0.147, -0.042),
+    "few_words": (-0.026, 0.140, 0.022, 0.164, -0.149, -0.111, -0.041),
+    "gen_blog": (0.730, -0.336, -0.005, -0.363, 0.107, -0.361, 0.228),
+    "gen_builder": (0.282, -0.135, -0.106, -0.047, -0.249, -0.159, 0.414),
+    "gen_docs": (-0.180, -0.096, -0.156, -0.202, 0.148, 0.617, -0.131),
+    "gen_forum": (-0.099, 0.272, -0.055, -0.021, -0.044, -0.025, -0.027),
+    "gen_shop": (-0.080, -0.012, 0.163, 0.322, -0.130, -0.015, -0.248),
+    "headings_per_100": (0.051, -0.606, 0.275, 0.180, 0.054, -0.274, 0.321),
+    "host_article": (0.327, -0.178, -0.037, 0.080, 0.048, -0.050, -0.190),
+    "host_collection": (-0.081, -0.101, 0.242, 0.312, -0.189, -0.041, -0.141),
+    "host_docs": (-0.585, -0.084, -0.240, -0.244, 0.028, 1.350, -0.225),
+    "host_forum": (-0.393, 0.791, -0.122, -0.095, -0.015, -0.084, -0.082),
+    "host_listing": (0.043, -0.029, -0.041, -0.029, 0.159, -0.027, -0.076),
+    "host_product": (-0.029, -0.013, -0.048, 0.163, -0.035, -0.010, -0.028),
+    "ld_any": (-0.363, -0.142, 0.469, 0.136, 0.296, -0.531, 0.133),
+    "ld_article": (1.084, -0.268, -0.252, -0.338, -0.015, 0.053, -0.264),
+    "ld_blog": (0.137, -0.022, -0.015, -0.007, -0.030, -0.007, -0.057),
+    "ld_breadcrumb": (-0.140, 0.190, -0.116, 0.265, -0.235, -0.097, 0.133),
+    "ld_business": (-0.157, -0.074, -0.103, -0.198, 0.060, -0.079, 0.551),
+    "ld_collection": (-0.173, -0.023, -0.103, 0.156, 0.423, -0.037, -0.244),
+    "ld_course": (-0.126, -0.039, 0.059, -0.121, 0.266, -0.042, 0.003),
+    "ld_faq": (0.124, -0.132, -0.078, 0.152, -0.242, -0.117, 0.292),
+    "ld_forum": (-0.441, 0.719, -0.084, -0.041, -0.069, -0.018, -0.067),
+    "ld_howto": (0.005, -0.001, -0.000, -0.000, -0.000, -0.001, -0.003),
+    "ld_itemlist": (0.138, -0.046, -0.184, -0.037, 0.371, -0.038, -0.204),
+    "ld_product": (-0.634, -0.201, 1.537, -0.240, -0.182, -0.134, -0.146),
+    "ld_profile": (0.051, 0.576, -0.178, -0.157, -0.210, -0.092, 0.010),
+    "ld_qa": (-0.010, 0.150, -0.053, -0.073, -0.082, -0.132, 0.200),
+    "ld_software": (-0.059, -0.011, -0.058, -0.039, -0.070, -0.037, 0.273),
+    "ld_tech": (-0.111, -0.017, -0.014, -0.027, 0.049, 0.203, -0.083),
+    "li_share": (0.567, -0.153, 0.020, 0.049, -0.663, 0.293, -0.113),
+    "link_share": (-0.125, -0.187, 0.003, 0.365, 0.284, -0.094, -0.246),
+    "linked_heading_share": (-0.150, 0.280, -0.296, 0.088, 0.608, 0.144, -0.673),
+    "linked_titles_per_100": (-0.169, -0.189, -0.460, 0.180, 0.347, 0.215, 0.075),
+    "log_dates": (0.230, 0.628, -0.153, -0.137, 0.101, -0.146, -0.523),
+    "log_linked_headings": (0.159, 0.118, -0.284, 0.024, 0.237, -0.110, -0.144),
+    "log_linked_medium": (-0.005, -0.030, -0.135, 0.381, 0.698, -0.423, -0.486),
+    "log_linked_titles": (-0.201, -0.238, -0.048, 0.224, 0.210, -0.017, 0.069),
+    "log_longest_block": (-0.169, 0.039, 0.332, -0.124, 0.133, -0.017, -0.195),
+    "log_prices": (-0.515, -0.397, 0.621, 1.574, -0.709, -0.499, -0.077),
+    "log_prose_run": (0.340, -0.011, 0.039, -0.425, -0.333, 0.159, 0.231),
+    "log_words": (-0.104, -0.150, -0.008, 0.025, 0.055, 0.134, 0.048),
+    "log_words_per_block": (0.150, -0.032, -0.086, -0.099, 0.053, 0.063, -0.047),
+    "long_share": (0.324, 0.183, -0.123, -0.024, 0.061, -0.137, -0.284),
+    "og_article": (0.729, -0.189, -0.264, -0.496, -0.064, 0.145, 0.139),
+    "og_book": (-0.122, -0.014, -0.001, -0.003, -0.020, 0.165, -0.006),
+    "og_other": (0.060, -0.011, 0.015, 0.269, -0.213, -0.105, -0.014),
+    "og_product": (-0.444, -0.089, 1.022, 0.142, -0.092, -0.120, -0.419),
+    "og_profile": (-0.024, -0.004, -0.028, 0.172, -0.050, -0.017, -0.045),
+    "og_website": (-0.182, -0.017, 0.064, -0.050, -0.102, -0.079, 0.365),
+    "p_share": (0.789, -0.112, -0.426, -0.225, -0.427, 0.259, 0.143),
+    "phrases_docs": (-0.180, -0.102, 0.016, 0.073, -0.226, 0.780, -0.361),
+    "phrases_forum": (-0.038, 0.516, 0.043, -0.188, -0.090, -0.118, -0.124),
+    "phrases_listing": (-0.494, 0.307, 0.175, 0.658, -0.179, -0.154, -0.314),
+    "phrases_service": (-0.412, -0.129, -0.015, -0.190, -0.282, -0.129, 1.157),
+    "phrases_shop": (-0.683, -0.183, 1.544, 0.249, -0.296, 0.004, -0.635),
+    "price_one": (-0.359, -0.090, 0.143, -0.049, 0.040, -0.154, 0.469),
+    "prose_run_300": (0.241, 0.093, -0.119, 0.067, -0.204, -0.170, 0.093),
+    "prose_run_share": (0.591, 0.170, -0.130, -0.240, -0.183, -0.150, -0.057),
+    "prose_run_under_100": (-0.462, -0.119, 0.264, 0.334, 0.763, -0.346, -0.434),
+    "published": (0.168, 0.345, 0.114, -0.081, -0.139, -0.204, -0.203),
+    "table_share": (-0.074, -0.069, -0.108, -0.188, 0.365, 0.084, -0.010),
+    "title_docs": (0.383, -0.142, -0.051, -0.272, -0.326, 0.952, -0.544),
+    "title_forum": (-0.453, 0.987, 0.011, -0.172, -0.199, -0.099, -0.074),
+    "title_head_plural": (-0.313, -0.281, -0.534, 0.637, 0.605, -0.214, 0.100),
+    "title_head_short": (-0.440, -0.230, -0.179, 0.334, -0.048, 0.483, 0.080),
+    "title_head_words": (0.897, 0.238, 0.175, -0.310, -0.447, -0.431, -0.121),
+    "title_listing": (0.276, -0.106, 0.095, -0.244, 0.503, -0.281, -0.243),
+    "title_parts": (-0.322, 0.212, 0.153, -0.255, -0.174, 0.074, 0.312),
+    "title_service": (-0.209, -0.135, -0.167, -0.183, -0.167, -0.148, 1.008),
+    "title_shop": (0.166, -0.080, -0.405, 0.398, 0.139, -0.258, 0.040),
+    "url_article": (1.220, -0.054, -0.267, -0.249, 0.328, -0.362, -0.616),
+    "url_collection": (-0.529, -0.124, -0.222, 1.074, 0.410, -0.330, -0.280),
+    "url_date": (0.616, -0.092, -0.091, -0.047, -0.136, -0.096, -0.154),
+    "url_depth": (-0.058, 0.100, 0.240, 0.022, -0.229, 0.407, -0.482),
+    "url_docs": (0.063, -0.155, -0.293, -0.276, -0.110, 1.282, -0.511),
+    "url_ext": (-0.360, 0.234, 0.474, -0.343, -0.282, 0.455, -0.178),
+    "url_forum": (-0.346, 1.604, -0.110, 0.091, -0.565, -0.251, -0.423),
+    "url_last_plural": (-0.392, -0.114, -0.251, 0.257, 0.243, 0.197, 0.058),
+    "url_list_query": (-0.023, -0.017, -0.026, -0.173, 0.335, -0.045, -0.051),
+    "url_listing": (0.569, -0.123, -0.376, -0.136, 0.429, -0.012, -0.351),
+    "url_number": (-0.131, 0.629, 0.522, -0.343, 0.032, -0.250, -0.459),
+    "url_product": (-0.442, -0.132, 1.331, -0.151, -0.288, -0.073, -0.244),
+    "url_query": (-0.046, 0.284, -0.043, 0.788, 0.131, -0.427, -0.688),
+    "url_root": (-0.768, -0.167, -0.322, 0.238, 0.458, -0.290, 0.851),
+    "url_section": (-0.627, -0.091, -0.162, 0.227, 0.458, 0.122, 0.074),
+    "url_service": (-0.338, -0.080, -0.110, -0.277, -0.045, -0.170, 1.020),
+    "url_slug_words": (0.791, 0.337, 0.363, -0.411, -0.371, -0.288, -0.421),
 }  # fmt: skip
 _WEIGHTS_NO_URL: Final[dict[str, tuple[float, ...]]] = {
-    "authors": (0.906, 0.500, -0.561, -0.383, 0.033, -0.145, -0.350),
-    "bias": (0.299, 0.043, -0.583, -0.698, 0.037, -0.235, -0.389),
-    "code_50": (-0.628, 0.060, -0.254, -0.281, -0.485, 1.684, -0.097),
-    "code_share": (-0.006, -0.061, -0.035, -0.036, -0.074, 0.221, -0.009),
-    "few_words": (-0.017, 0.168, 0.105, 0.234, -0.211, -0.148, -0.131),
-    "gen_blog": (0.698, -0.496, -0.097, -0.266, 0.238, -0.473, 0.396),
-    "gen_builder": (0.277, -0.219, -0.103, -0.013, -0.183, -0.255, 0.497),
-    "gen_docs": (-0.372, -0.136, -0.201, -0.228, 0.185, 0.944, -0.193),
-    "gen_forum": (-0.176, 0.494, -0.063, -0.044, -0.111, -0.041, -0.058),
-    "gen_shop": (-0.160, -0.024, 0.278, 0.422, -0.159, -0.032, -0.326),
-    "headings_per_100": (-0.058, -0.717, 0.323, 0.210, 0.095, -0.248, 0.395),
-    "ld_any": (-0.591, -0.016, 0.418, 0.222, 0.354, -0.622, 0.234),
-    "ld_article": (1.448, -0.559, -0.263, -0.440, 0.006, 0.078, -0.271),
-    "ld_blog": (0.243, -0.038, -0.016, -0.016, -0.052, -0.013, -0.108),
-    "ld_breadcrumb": (-0.041, 0.199, 0.026, 0.115, -0.366, -0.036, 0.104),
-    "ld_business": (-0.087, -0.166, -0.191, -0.237, 0.080, -0.101, 0.701),
-    "ld_collection": (-0.293, -0.054, -0.168, 0.295, 0.488, -0.040, -0.228),
-    "ld_course": (-0.052, -0.055, 0.031, -0.151, 0.255, -0.022, -0.006),
-    "ld_faq": (0.231, -0.319, -0.086, 0.235, -0.216, -0.150, 0.304),
-    "ld_forum": (-0.532, 1.037, -0.089, -0.073, -0.148, -0.036, -0.160),
-    "ld_howto": (0.003, -0.000, -0.000, -0.000, -0.000, -0.000, -0.001),
-    "ld_itemlist": (-0.092, -0.066, -0.257, 0.109, 0.574, -0.062, -0.206),
-    "ld_product": (-0.735, -0.247, 1.962, -0.408, -0.252, -0.162, -0.160),
-    "ld_profile": (0.035, 1.106, -0.186, -0.265, -0.384, -0.206, -0.099),
-    "ld_qa": (-0.226, 0.484, -0.085, -0.033, -0.120, -0.230, 0.210),
-    "ld_software": (-0.100, -0.053, -0.040, -0.030, -0.048, -0.049, 0.321),
-    "ld_tech": (-0.296, -0.057, -0.022, -0.036, 0.130, 0.353, -0.072),
-    "li_share": (0.738, -0.307, -0.129, 0.265, -0.817, 0.478, -0.229),
-    "link_share": (-0.879, -0.387, -0.247, 0.855, 1.078, -0.067, -0.353),
-    "linked_heading_share": (-0.518, 0.648, -0.548, 0.187, 0.809, 0.299, -0.877),
-    "log_linked_headings": (0.327, 0.334, -0.461, -0.065, 0.325, -0.102, -0.359),
-    "log_prices": (-0.571, -0.576, 0.618, 1.972, -0.603, -0.691, -0.148),
-    "log_words": (0.201, -0.195, -0.164, -0.042, 0.006, 0.173, 0.021),
-    "log_words_per_block": (0.570, -0.037, -0.030, -0.343, -0.059, -0.006, -0.094),
-    "long_share": (0.981, 0.315, 0.004, -0.347, -0.469, -0.259, -0.225),
-    "og_article": (0.996, -0.298, -0.379, -0.504, -0.138, 0.138, 0.186),
-    "og_book": (-0.087, -0.009, -0.002, -0.006, -0.016, 0.131, -0.003),
-    "og_other": (0.172, -0.046, -0.070, 0.363, -0.199, -0.152, -0.068),
-    "og_product": (-0.556, -0.115, 1.176, 0.348, -0.131, -0.177, -0.545),
-    "og_profile": (-0.050, -0.008, -0.028, 0.178, -0.036, -0.016, -0.040),
-    "og_website": (-0.044, 0.037, -0.067, -0.113, 0.023, -0.189, 0.353),
-    "p_share": (1.414, -0.364, -0.622, -0.454, -0.703, 0.424, 0.305),
-    "phrases_docs": (-0.264, -0.235, 0.022, -0.018, -0.379, 1.448, -0.575),
-    "phrases_forum": (0.006, 0.942, 0.163, -0.369, -0.208, -0.217, -0.319),
-    "phrases_listing": (-0.574, 0.488, 0.113, 0.745, -0.166, -0.314, -0.292),
-    "phrases_service": (-0.183, -0.214, -0.104, -0.118, -0.357, -0.375, 1.351),
-    "phrases_shop": (-0.868, -0.263, 2.021, 0.236, -0.474, 0.121, -0.773),
-    "price_one": (-0.364, -0.148, 0.250, -0.069, 0.125, -0.180, 0.386),
-    "published": (0.265, 0.537, 0.100, -0.236, -0.162, -0.333, -0.171),
-    "table_share": (-0.067, -0.123, -0.107, -0.249, 0.510, 0.105, -0.069),
-    "title_docs": (0.553, -0.274, -0.212, -0.447, -0.368, 1.475, -0.727),
-    "title_forum": (-0.780, 1.812, -0.028, -0.250, -0.296, -0.189, -0.271),
-    "title_listing": (0.699, -0.174, -0.055, -0.313, 0.695, -0.386, -0.467),
-    "title_service": (-0.136, -0.138, -0.321, -0.222, -0.131, -0.293, 1.240),
-    "title_shop": (-0.061, -0.150, -0.386, 0.531, 0.265, -0.284, 0.085),
+    "authors": (0.758, 0.317, -0.551, -0.329, 0.143, -0.078, -0.261),
+    "bias": (0.575, -0.129, -0.471, -1.156, -0.750, -0.333, -0.264),
+    "code_50": (-0.580, -0.017, -0.247, -0.253, -0.386, 1.595, -0.113),
+    "code_share": (-0.002, -0.045, -0.037, -0.032, -0.056, 0.179, -0.007),
+    "dates_3": (-0.246, 0.708, -0.004, -0.289, 0.175, -0.256, -0.088),
+    "few_words": (-0.003, 0.211, 0.070, 0.161, -0.202, -0.143, -0.094),
+    "gen_blog": (0.773, -0.503, -0.027, -0.306, 0.195, -0.461, 0.330),
+    "gen_builder": (0.211, -0.226, -0.105, 0.002, -0.206, -0.215, 0.539),
+    "gen_docs": (-0.346, -0.140, -0.176, -0.240, 0.126, 0.925, -0.150),
+    "gen_forum": (-0.158, 0.494, -0.084, -0.055, -0.094, -0.042, -0.060),
+    "gen_shop": (-0.163, -0.019, 0.263, 0.394, -0.128, -0.025, -0.322),
+    "headings_per_100": (0.018, -0.675, 0.306, 0.191, 0.049, -0.275, 0.386),
+    "ld_any": (-0.508, -0.030, 0.481, 0.151, 0.329, -0.639, 0.217),
+    "ld_article": (1.328, -0.489, -0.260, -0.403, 0.025, 0.076, -0.276),
+    "ld_blog": (0.179, -0.038, -0.017, -0.010, -0.033, -0.008, -0.074),
+    "ld_breadcrumb": (-0.062, 0.218, 0.014, 0.112, -0.323, -0.045, 0.087),
+    "ld_business": (-0.159, -0.147, -0.176, -0.204, 0.133, -0.092, 0.646),
+    "ld_collection": (-0.188, -0.037, -0.150, 0.228, 0.447, -0.049, -0.250),
+    "ld_course": (-0.057, -0.050, 0.011, -0.118, 0.277, -0.023, -0.040),
+    "ld_faq": (0.175, -0.255, -0.108, 0.223, -0.196, -0.139, 0.299),
+    "ld_forum": (-0.506, 0.921, -0.081, -0.052, -0.117, -0.027, -0.139),
+    "ld_howto": (0.003, -0.001, -0.000, -0.000, -0.000, -0.000, -0.002),
+    "ld_itemlist": (-0.002, -0.073, -0.248, 0.060, 0.470, -0.048, -0.160),
+    "ld_product": (-0.797, -0.273, 1.906, -0.304, -0.194, -0.162, -0.177),
+    "ld_profile": (-0.043, 0.897, -0.164, -0.216, -0.296, -0.153, -0.025),
+    "ld_qa": (-0.177, 0.380, -0.101, -0.016, -0.107, -0.197, 0.218),
+    "ld_software": (-0.087, -0.030, -0.039, -0.033, -0.048, -0.075, 0.311),
+    "ld_tech": (-0.179, -0.047, -0.024, -0.025, 0.074, 0.270, -0.069),
+    "li_share": (0.757, -0.176, 0.046, 0.093, -0.795, 0.380, -0.306),
+    "link_share": (-0.219, -0.192, 0.132, 0.367, 0.256, -0.151, -0.193),
+    "linked_heading_share": (-0.397, 0.561, -0.368, 0.086, 0.652, 0.242, -0.776),
+    "linked_titles_per_100": (-0.091, -0.162, -0.571, 0.266, 0.360, 0.158, 0.040),
+    "log_dates": (0.353, 0.879, -0.138, -0.242, 0.164, -0.325, -0.691),
+    "log_linked_headings": (0.146, 0.245, -0.313, -0.034, 0.250, -0.047, -0.246),
+    "log_linked_medium": (0.145, -0.133, -0.098, 0.256, 0.734, -0.455, -0.450),
+    "log_linked_titles": (-0.282, -0.365, -0.146, 0.310, 0.276, 0.099, 0.108),
+    "log_longest_block": (-0.298, 0.101, 0.422, -0.120, 0.109, 0.010, -0.224),
+    "log_prices": (-0.631, -0.556, 0.640, 1.926, -0.597, -0.659, -0.124),
+    "log_prose_run": (0.360, -0.076, -0.057, -0.415, -0.319, 0.236, 0.271),
+    "log_words": (-0.053, -0.240, -0.068, 0.036, 0.076, 0.228, 0.020),
+    "log_words_per_block": (0.268, -0.072, -0.097, -0.173, 0.070, 0.077, -0.073),
+    "long_share": (0.375, 0.221, -0.077, -0.063, 0.067, -0.166, -0.358),
+    "og_article": (0.876, -0.247, -0.348, -0.511, -0.082, 0.145, 0.168),
+    "og_book": (-0.103, -0.026, -0.001, -0.003, -0.019, 0.153, -0.002),
+    "og_other": (0.104, -0.052, -0.046, 0.347, -0.206, -0.111, -0.036),
+    "og_product": (-0.537, -0.104, 1.178, 0.273, -0.136, -0.158, -0.515),
+    "og_profile": (-0.021, -0.009, -0.042, 0.172, -0.036, -0.023, -0.042),
+    "og_website": (-0.098, -0.028, -0.119, -0.077, -0.021, -0.106, 0.449),
+    "p_share": (1.156, -0.359, -0.624, -0.332, -0.409, 0.399, 0.169),
+    "phrases_docs": (-0.168, -0.165, 0.006, -0.017, -0.320, 1.234, -0.570),
+    "phrases_forum": (-0.155, 0.788, 0.146, -0.267, -0.151, -0.157, -0.204),
+    "phrases_listing": (-0.641, 0.398, 0.150, 0.744, -0.190, -0.214, -0.248),
+    "phrases_service": (-0.241, -0.203, -0.053, -0.131, -0.297, -0.334, 1.259),
+    "phrases_shop": (-0.920, -0.259, 1.870, 0.363, -0.373, 0.114, -0.796),
+    "price_one": (-0.329, -0.177, 0.286, -0.088, 0.052, -0.151, 0.406),
+    "prose_run_300": (0.350, 0.028, -0.141, 0.077, -0.241, -0.155, 0.083),
+    "prose_run_share": (0.546, 0.165, -0.112, -0.179, -0.133, -0.247, -0.040),
+    "prose_run_under_100": (-0.611, -0.032, 0.247, 0.387, 0.846, -0.358, -0.479),
+    "published": (0.250, 0.421, 0.066, -0.103, -0.176, -0.263, -0.196),
+    "table_share": (-0.034, -0.114, -0.095, -0.242, 0.389, 0.132, -0.037),
+    "title_docs": (0.431, -0.232, -0.180, -0.385, -0.384, 1.423, -0.673),
+    "title_forum": (-0.710, 1.681, -0.034, -0.240, -0.330, -0.180, -0.186),
+    "title_head_plural": (-0.331, -0.367, -0.526, 0.637, 0.598, -0.080, 0.069),
+    "title_head_short": (-0.650, -0.117, -0.325, 0.410, -0.015, 0.529, 0.168),
+    "title_head_words": (1.246, 0.298, 0.232, -0.328, -0.507, -0.631, -0.310),
+    "title_listing": (0.625, -0.187, -0.070, -0.281, 0.621, -0.353, -0.356),
+    "title_parts": (-0.311, 0.332, 0.126, -0.237, -0.244, 0.146, 0.189),
+    "title_service": (-0.214, -0.124, -0.288, -0.226, -0.153, -0.239, 1.245),
+    "title_shop": (0.044, -0.123, -0.398, 0.486, 0.200, -0.282, 0.073),
 }  # fmt: skip
 # END WEIGHTS

@@ -107,6 +107,39 @@ def test_the_evidence_of_a_listing() -> None:
     assert evidence.linked_headings == 20
     assert evidence.link_words > evidence.words / 2
     assert {"sort by", "next", "previous", "learn more"} <= evidence.phrases
+    # Its layout: twenty linked titles ("Course 3: data analysis"), no prose.
+    assert evidence.linked_titles == 20
+    assert evidence.prose_run == 0
+
+
+def test_the_layout_of_an_article_and_of_a_dated_list() -> None:
+    """The longest run of prose adds the prose blocks in a row, which a short block (a
+    caption) does not break and a linked block does; dates are counted in short blocks."""
+    prose = "<p>" + " ".join(["word"] * 30) + "</p>"
+    article = evidence_of(
+        "<html><body><h1>A title</h1>"
+        + prose * 3
+        + "<p>A short caption.</p>"
+        + prose * 2
+        + "<p><a href=/a>"
+        + " ".join(["linked"] * 12)
+        + "</a></p>"
+        + prose
+        + "</body></html>"
+    )
+    assert article.prose_run == 5 * 30
+    assert article.longest_block == 30
+    assert article.linked_medium == 1
+    dated = evidence_of(
+        "<html><body><ul>"
+        + "".join(
+            f"<li><a href=/p{n}>Post number {n} of the week</a></li><li>Mar {n + 1}, 2025</li>"
+            for n in range(5)
+        )
+        + "</ul></body></html>"
+    )
+    assert dated.dates == 5
+    assert dated.linked_titles == 5
 
 
 def test_microdata_types_are_read_where_the_walk_met_an_itemprop() -> None:

@@ -159,6 +159,11 @@ def test_features_are_bounded() -> None:
         heading_blocks=10**6,
         prices=10**6,
         linked_headings=10**6,
+        linked_titles=10**6,
+        linked_medium=10**6,
+        prose_run=10**9,
+        longest_block=10**9,
+        dates=10**6,
         url="https://example.com/" + "/".join(["a-b-c-d-e-f-g-h-i-j-k-l-m-n"] * 50),
     )
     assert all(0.0 <= value <= 6.0 for value in features(huge).values())
