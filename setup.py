@@ -82,6 +82,11 @@ COMPILED = [
     "blockdensity/article.py",
     "blockdensity/metadata.py",
     "blockdensity/evidence.py",
+    # The classifier, the confidence and the structure the rules by kind of page read:
+    # run on every page of the article profile (the confidence on every page).
+    "blockdensity/pagetype.py",
+    "blockdensity/confidence.py",
+    "blockdensity/structure.py",
     "blockdensity/times.py",
     "blockdensity/jsonld.py",
 ]
