@@ -84,6 +84,10 @@ COMPILED = [
     "blockdensity/article.py",
     "blockdensity/metadata.py",
     "blockdensity/evidence.py",
+    # The classifier and the confidence: run on every page of the article profile
+    # (the confidence on every page).
+    "blockdensity/pagetype.py",
+    "blockdensity/confidence.py",
     "blockdensity/times.py",
     "blockdensity/jsonld.py",
 ]

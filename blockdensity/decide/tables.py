@@ -36,16 +36,18 @@ _CONTAINERS: Final = frozenset((MAIN_SCOPE, CONTENT_SCOPE))
 
 def apply(board: Board, outcomes: list[Outcome]) -> None:
     """data_tables: every cell of a data table with a kept cell is kept (not link lists)."""
-    elements = board.elements
-    if not any(element in _CELLS for element in elements):
-        return  # most pages: no table cell, and no structure to build
+    cells = [index for index, element in enumerate(board.elements) if element in _CELLS]
+    kept = sum(1 for index in cells if outcomes[index] in KEPT_OUTCOMES)
+    if not kept or kept == len(cells):
+        # No table cell kept (then no table has a kept cell), or none left out
+        # (no cell to keep): nothing to change, and no structure to build.
+        return
     structure = board.structure()
     tables: dict[int, list[int]] = {}
-    for index, element in enumerate(elements):
-        if element in _CELLS:
-            cell = structure.cell(index)
-            if cell is not None and cell.table >= 0:
-                tables.setdefault(cell.table, []).append(index)
+    for index in cells:
+        cell = structure.cell(index)
+        if cell is not None and cell.table >= 0:
+            tables.setdefault(cell.table, []).append(index)
     words, links, labels = board.words, board.links, board.labels
     for table, blocks in tables.items():
         if not any(outcomes[index] in KEPT_OUTCOMES for index in blocks):
