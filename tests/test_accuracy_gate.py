@@ -92,6 +92,10 @@ class Floors:
 # type article 0.9326, forum 0.7277, product 0.5973, collection 0.5597, listing
 # 0.4398, documentation 0.8780, service 0.7869. With review_sections and
 # related_sections (bench.accuracy, the URL given): product 0.5977 -> 0.6281.
+# With the classifier's layout, title and URL-shape evidence and TYPE_CONFIDENCE
+# 0.4 (here, no URL): wcxb-dev 0.8327; by type article 0.9327, forum 0.7425,
+# product 0.6327, collection 0.6187, listing 0.5952, documentation 0.9105,
+# service 0.8092.
 FULL = Floors(
     f1={
         Profile.PUBLISHED: {
@@ -104,7 +108,7 @@ FULL = Floors(
             "scrapinghub": 0.94,
             "readability": 0.94,
             "trafilatura-eval": 0.89,
-            "wcxb-dev": 0.80,
+            "wcxb-dev": 0.82,
         },
     },
     page_types={
@@ -118,13 +122,13 @@ FULL = Floors(
             "service": 0.76,
         },
         Profile.ARTICLE: {
-            "article": 0.92,
-            "forum": 0.72,
-            "product": 0.61,
-            "collection": 0.55,
-            "listing": 0.43,
-            "documentation": 0.87,
-            "service": 0.78,
+            "article": 0.93,
+            "forum": 0.73,
+            "product": 0.62,
+            "collection": 0.61,
+            "listing": 0.58,
+            "documentation": 0.90,
+            "service": 0.80,
         },
     },
     segment_precision={Profile.PUBLISHED: 0.80, Profile.ARTICLE: 0.89},  # 0.8081, 0.8958
@@ -143,7 +147,10 @@ FULL = Floors(
 # 0.5232, product 0.7892, collection 0.5104, listing 0.4869, documentation
 # 0.7479, service 0.8665. With the four rules above: wcxb-dev 0.7079; by type
 # article 0.9522, forum 0.5533, product 0.7976, collection 0.5323, listing
-# 0.4869, documentation 0.7479, service 0.8854.
+# 0.4869, documentation 0.7479, service 0.8854. With the classifier's new evidence,
+# TYPE_CONFIDENCE 0.4 and the product sections: wcxb-dev 0.7347; by type article
+# 0.9522, forum 0.5533, product 0.8115, collection 0.5374, listing 0.4878,
+# documentation 0.9003, service 0.9008 (scrapinghub 0.9180, readability 0.9572).
 SAMPLE = Floors(
     f1={
         Profile.PUBLISHED: {
@@ -156,7 +163,7 @@ SAMPLE = Floors(
             "scrapinghub": 0.91,
             "readability": 0.95,
             "trafilatura-eval": 0.89,
-            "wcxb-dev": 0.70,
+            "wcxb-dev": 0.72,
         },
     },
     page_types={
@@ -172,11 +179,11 @@ SAMPLE = Floors(
         Profile.ARTICLE: {
             "article": 0.95,
             "forum": 0.55,
-            "product": 0.79,
-            "collection": 0.52,
+            "product": 0.80,
+            "collection": 0.53,
             "listing": 0.48,
-            "documentation": 0.74,
-            "service": 0.88,
+            "documentation": 0.89,
+            "service": 0.89,
         },
     },
     segment_precision={Profile.PUBLISHED: 0.80, Profile.ARTICLE: 0.86},
