@@ -90,6 +90,39 @@ def test_a_forum_keeps_its_posts_where_an_article_moves_them_to_comments() -> No
     assert Reason.FORUM_POST in {block.reason for block in as_forum.blocks}
 
 
+def remarks(post: str) -> str:
+    """A Q&A post's short remarks, named comments as a thread's replies are."""
+    return (
+        '<div class="comments">'
+        + "".join(f'<div class="comment"><p>{seq(f"{post}c{n}x", 1, 8)}</p></div>' for n in (0, 1))
+        + "</div>"
+    )
+
+
+# A question and three answers the tree keeps, each with two short remarks under it.
+QUESTION = page(
+    f"<main><h1>{seq('q', 1, 8)}</h1><div class=post><p>{seq('a', 1, 60)}</p></div>{remarks('a')}"
+    + "".join(
+        f"<div class=post><p>{seq(f'ans{n}x', 1, 60)}</p></div>{remarks(f'ans{n}')}"
+        for n in range(3)
+    )
+    + "</main>"
+)
+
+
+def test_a_forum_leaves_out_the_short_remarks_under_the_posts_it_keeps() -> None:
+    as_forum = fit_text(QUESTION, page_type=PageType.FORUM)
+    for post in ("a", "ans0", "ans1", "ans2"):
+        assert seq(post if post == "a" else f"{post}x", 1, 60) in as_forum.text
+        assert seq(f"{post}c0x", 1, 8) not in as_forum.text
+        assert as_forum.comments is not None
+        assert seq(f"{post}c0x", 1, 8) in as_forum.comments
+    assert Reason.FORUM_POST not in {block.reason for block in as_forum.blocks}
+    # THREAD's replies outweigh its opening post: there the rule still brings them back.
+    thread = fit_text(THREAD, page_type=PageType.FORUM)
+    assert Reason.FORUM_POST in {block.reason for block in thread.blocks}
+
+
 PRODUCT = page(
     f"<main><h1>{seq('p', 1, 4)}</h1><p>{seq('a', 1, 40)}</p>"
     "<div>Weight: 2 kg</div><div>Colour: black</div><div>Size: large</div>"
