@@ -9,13 +9,16 @@ do with it.
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
 
 from blockdensity import DEFAULT_CONF, PUBLISHED_CONF, PageType, fit_text
 from blockdensity.decide.kinds import TYPE_CONFIDENCE
 from blockdensity.decode import decode
-from blockdensity.evidence import gather
+from blockdensity.evidence import _DATE, gather
 from blockdensity.measure import measure
 from blockdensity.metadata import read_declared
 from blockdensity.pagetype import Evidence, classify, features
@@ -201,3 +204,36 @@ def test_a_url_urllib_cannot_split_is_no_evidence_and_no_error(url: str) -> None
     assert fit.page_type is PageType.PRODUCT
     named = features(evidence_of(PRODUCT, url))
     assert not [name for name in named if name.startswith(("url_", "host_"))]
+
+
+# The date pattern as first written: _DATE, which begins with one character class so that
+# the engine skips to where a date may start, must find what this finds on lowercased text.
+_DATE_AS_WRITTEN = re.compile(
+    r"\b(?:\d+\s+(?:minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?)\s+ago"
+    r"|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}"
+    r"|\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?,?\s+\d{4}"
+    r"|\d{4}-\d\d-\d\d|\d{1,2}[./]\d{1,2}[./]\d{2,4})\b",
+    re.IGNORECASE,
+)
+# Pieces dates are made of, and what sits around them, so that random texts hold dates.
+_DATE_PIECES = st.sampled_from(
+    [
+        "Mar", "march", "Jun.", "sept", "dec", "Janet", "amar", "3", "12", "2025", "1999",
+        "st", "nd", "th", " ", "  ", "\n", ",", ".", "/", "-", "days", "hour", "ago", "x",
+        "٣", "_", "a", "on", "Sep",
+    ]
+)
+
+
+@example(["Mar", " ", "3", ",", " ", "2025"])
+@example(["3", " ", "days", " ", "ago", "x", "12", "/", "3", "/", "1999"])
+@example(["amar", " ", "3", " ", "2025", "-", "12", "-", "12"])
+@given(st.lists(_DATE_PIECES, max_size=30))
+def test_the_date_pattern_finds_what_the_pattern_as_written_finds(pieces: list[str]) -> None:
+    text = "".join(pieces).lower()
+    assert _DATE.findall(text) == _DATE_AS_WRITTEN.findall(text)
+
+
+def test_the_date_pattern_finds_dates_and_not_their_look_alikes() -> None:
+    text = "posted mar 3, 2025 · 3 days ago · 2025-03-03 · 03/03/2025 · amar 3 2025 · 12:30"
+    assert _DATE.findall(text) == ["mar 3, 2025", "3 days ago", "2025-03-03", "03/03/2025"]
