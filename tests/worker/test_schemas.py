@@ -472,11 +472,15 @@ def test_the_markdown_travels_only_when_asked_and_the_collector_writes_it() -> N
         body = encode_message(with_markdown, encoding)
         assert decode_clean(body, encoding) == with_markdown
         # The collector's JSONL line: the record's fields as they came, the markdown with them.
-        message = SimpleNamespace(
-            body=body, content_type=f"application/{encoding.value}", headers={}
-        )
-        line = JSONL.record(Incoming(message))  # type: ignore[arg-type]  # a stand-in message
-        assert json.loads(line)["markdown"] == with_markdown.markdown
+        assert _jsonl_fields(body, encoding)["markdown"] == with_markdown.markdown
+
+
+def _jsonl_fields(body: bytes, encoding: Encoding) -> dict[str, object]:
+    """The fields of the collector's JSONL line for a message of `body` in `encoding`."""
+    message = SimpleNamespace(body=body, content_type=f"application/{encoding.value}", headers={})
+    line = JSONL.record(Incoming(message))  # type: ignore[arg-type]  # a stand-in message
+    fields: dict[str, object] = json.loads(line)
+    return fields
 
 
 def test_the_comments_markdown_travels_with_the_markdown_and_the_collector_writes_it() -> None:
@@ -498,11 +502,7 @@ def test_the_comments_markdown_travels_with_the_markdown_and_the_collector_write
     for encoding in Encoding:
         encoded = encode_message(record, encoding)
         assert decode_clean(encoded, encoding) == record
-        message = SimpleNamespace(
-            body=encoded, content_type=f"application/{encoding.value}", headers={}
-        )
-        line = JSONL.record(Incoming(message))  # type: ignore[arg-type]  # a stand-in message
-        assert json.loads(line)["comments_markdown"] == record.comments_markdown
+        assert _jsonl_fields(encoded, encoding)["comments_markdown"] == record.comments_markdown
 
 
 def test_a_page_without_comments_has_no_comments_markdown() -> None:
