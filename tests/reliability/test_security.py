@@ -187,14 +187,16 @@ def test_the_output_reports_block_counts_never_the_blocks() -> None:
         "blocks_total", "blocks_with_words", "blocks_kept", "words_total", "words_kept",
         "profile", "lang_detected", "lang_confidence", "text_sha256", "metadata",
         "comments", "confidence", "truncated", "page_type", "page_type_confidence",
-        "fit_seconds", "blocks", "markdown", "schema_version",
+        "fit_seconds", "blocks", "markdown", "comments_markdown", "schema_version",
     }  # fmt: skip
     # The blocks only when the operator asks (BLOCKDENSITY_OUTPUT_BLOCKS), and
     # only the kept ones, never the dropped text (but for the user comments,
     # which travel apart in `comments` unless BLOCKDENSITY_COMMENTS=drop).
     clean = fit_page(FetchedPage(url="u", body=b"<p>a<p>b"))
     assert clean.blocks is None
-    assert clean.markdown is None  # and the Markdown only when asked (BLOCKDENSITY_FORMAT)
+    # and the Markdown (of the text and of the comments) only when asked (BLOCKDENSITY_FORMAT)
+    assert clean.markdown is None
+    assert clean.comments_markdown is None
     assert not any(isinstance(getattr(clean, name), list | dict) for name in names)
 
 
