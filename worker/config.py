@@ -173,6 +173,8 @@ class StageSettings(BrokerSettings, _InputQueues):
     comments: Comments
     output_blocks: bool
     format: str
+    markdown_links: bool
+    markdown_images: bool
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -644,6 +646,20 @@ SETTINGS: Final[tuple[Setting, ...]] = (
         "headings, lists, tables, code and quotes (the markdown field; comments_markdown, "
         "the comments'), about 12% more "
         "of a fit's time and up to about twice the text's size again.",
+    ),
+    Setting(
+        "markdown_links",
+        _boolean,
+        "false",
+        "true (with BLOCKDENSITY_FORMAT=markdown): the Markdown keeps the kept text's links "
+        "as [text](url), resolved against the page's URL; false: their text alone.",
+    ),
+    Setting(
+        "markdown_images",
+        _boolean,
+        "false",
+        "true (with BLOCKDENSITY_FORMAT=markdown): the Markdown keeps the images inside the "
+        "kept blocks as ![alt](src), resolved against the page's URL; false: none.",
     ),
     Setting(
         "fit_function",

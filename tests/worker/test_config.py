@@ -225,9 +225,11 @@ def test_the_documentation_lists_every_variable() -> None:
 @pytest.mark.parametrize(
     ("value", "expected"), [("true", True), ("YES", True), ("0", False), ("off", False)]
 )
-def test_output_blocks_reads_the_usual_booleans(value: str, expected: bool) -> None:
-    assert StageSettings.from_env({"BLOCKDENSITY_OUTPUT_BLOCKS": value}).output_blocks is expected
-    assert StageSettings.from_env({}).output_blocks is False
+@pytest.mark.parametrize("name", ["output_blocks", "markdown_links", "markdown_images"])
+def test_switches_read_the_usual_booleans(name: str, value: str, expected: bool) -> None:
+    variable = f"BLOCKDENSITY_{name.upper()}"
+    assert getattr(StageSettings.from_env({variable: value}), name) is expected
+    assert getattr(StageSettings.from_env({}), name) is False
 
 
 # --- a settings type per program ----------------------------------------------------

@@ -21,7 +21,7 @@ from typing import Final
 
 from worker.amqp.broker import Broker, Delivery
 from worker.config import StageSettings, redact_url
-from worker.stage.fitproc import resolve_fit_function
+from worker.stage.fitproc import MarkdownOutput, resolve_fit_function
 from worker.stage.handler import Handler
 from worker.stage.health import HealthServer
 from worker.stage.metrics import Metrics
@@ -51,7 +51,9 @@ class App:
             profile=settings.profile,
             comments=settings.comments,
             output_blocks=settings.output_blocks,
-            markdown=settings.format == "markdown",
+            markdown=MarkdownOutput(settings.markdown_links, settings.markdown_images)
+            if settings.format == "markdown"
+            else None,
             memory_limit=settings.fit_memory_limit,
             recycle_memory=settings.fit_recycle_memory,
             on_restart=self.metrics.pool_restarted,

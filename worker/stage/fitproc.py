@@ -21,7 +21,7 @@ import signal
 import socket
 import time
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Final, cast
 
 from blockdensity import DEFAULT_CONF, Comments, Conf, Profile, fit_text
@@ -43,6 +43,7 @@ from worker.stage.ipc import (
 
 __all__ = [
     "FitFunction",
+    "MarkdownOutput",
     "answer",
     "die_with_parent",
     "fit_page",
@@ -52,6 +53,17 @@ __all__ = [
 
 # What a fit process runs on each page; fit_page unless configured.
 FitFunction = Callable[[FetchedPage[bytes] | FetchedPage[str]], CleanPage]
+
+
+@dataclass(frozen=True, slots=True)
+class MarkdownOutput:
+    """What a record's Markdown holds besides the kept blocks (BLOCKDENSITY_FORMAT=markdown):
+    their links as [text](url), their images as ![alt](src) (Conf.markdown_links and
+    Conf.markdown_images; each makes the fit walk the page once more)."""
+
+    links: bool = False
+    images: bool = False
+
 
 # The fit's configuration in this process, set once by `serve`.
 _conf: Conf = DEFAULT_CONF
@@ -130,14 +142,15 @@ def serve(  # noqa: PLR0913, PLR0917 - a fit process's settings, handed over by 
     blocks: bool,
     function: FitFunction,
     memory_limit: int = 0,
-    markdown: bool = False,
+    markdown: MarkdownOutput | None = None,
 ) -> None:
     """A fit process's whole life: say ready, then answer frames until the parent closes.
 
     `memory_limit`: how many bytes the process's data may grow by beyond its
     size at start (0: no limit); a page that needs more fails alone
     (OutOfMemory) instead of the kernel's OOM killer choosing a process.
-    `markdown`: each record holds the text as Markdown too (BLOCKDENSITY_FORMAT).
+    `markdown`: each record holds the text as Markdown too (BLOCKDENSITY_FORMAT), with
+    its links and images as asked; None: text alone.
     """
     global _conf, _blocks, _markdown, _memory_limit  # noqa: PLW0603 - one per process, set once
     die_with_parent()  # no fit process outlives the forkserver
@@ -147,8 +160,10 @@ def serve(  # noqa: PLR0913, PLR0917 - a fit process's settings, handed over by 
     # when its fit processes stop (by closing their sockets), not the keyboard.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _conf = replace(DEFAULT_CONF, profile=profile, comments=comments)
+    if markdown is not None:
+        _conf = replace(_conf, markdown_links=markdown.links, markdown_images=markdown.images)
     _blocks = blocks
-    _markdown = markdown
+    _markdown = markdown is not None
     channel.setblocking(True)
     # A reset socket is the parent closing it with a ping's answer unread (at
     # shutdown): the same as a clean close, the end of this process's work.

@@ -45,7 +45,7 @@ from blockdensity import DEFAULT_CONF, Comments, Profile
 from worker.schemas import Encoding
 from worker.stage.channel import Channel
 from worker.stage.child import Child, Task, describe_exit, kill_child, sigkill
-from worker.stage.fitproc import FitFunction, fit_page
+from worker.stage.fitproc import FitFunction, MarkdownOutput, fit_page
 from worker.stage.forkserver import Forkserver
 from worker.stage.ipc import ENCODING_FRAMES, FitReply, Fitted, OutOfMemory, Pong, Raised, Ready
 from worker.stage.outcome import Outcome, RestartReason
@@ -119,7 +119,7 @@ class FitPool:
         profile: Profile = DEFAULT_CONF.profile,
         comments: Comments = DEFAULT_CONF.comments,
         output_blocks: bool = False,
-        markdown: bool = False,
+        markdown: MarkdownOutput | None = None,
         on_restart: Callable[[RestartReason], None] = lambda _: None,
         memory_limit: int = 0,
         recycle_memory: int = 0,

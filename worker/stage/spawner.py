@@ -19,7 +19,7 @@ from typing import Final
 
 from blockdensity import Comments, Profile
 from worker.stage.channel import SEND_BUFFER
-from worker.stage.fitproc import FitFunction, serve
+from worker.stage.fitproc import FitFunction, MarkdownOutput, serve
 from worker.stage.forkserver import Forkserver
 from worker.stage.outcome import RestartReason
 
@@ -36,7 +36,7 @@ _FORKSERVER_TIMEOUT: Final = 5.0
 
 # What a fit process is started with, after its socket (fitproc.serve's
 # arguments): profile, comments, output_blocks, function, memory_limit, markdown.
-FitSettings = tuple[Profile, Comments, bool, FitFunction, int, bool]
+FitSettings = tuple[Profile, Comments, bool, FitFunction, int, MarkdownOutput | None]
 
 
 class Spawner:

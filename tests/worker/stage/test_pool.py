@@ -19,7 +19,7 @@ from devkit.procs import children
 from worker.clean_page import FallbackReason
 from worker.schemas import CleanPage, Encoding, FetchedPage, encode_message
 from worker.stage.channel import Channel
-from worker.stage.fitproc import FitFunction, fit_page, resolve_fit_function
+from worker.stage.fitproc import FitFunction, MarkdownOutput, fit_page, resolve_fit_function
 from worker.stage.ipc import HEADER, FitReply, Fitted, Frame, Pong, Raised, encode_reply
 from worker.stage.outcome import Outcome, RestartReason
 from worker.stage.pool import (
@@ -58,6 +58,7 @@ async def _with_pool(
     max_tasks: int = 0,
     function: FitFunction = fit_page,
     comments: Comments = Comments.SEPARATE,
+    markdown: MarkdownOutput | None = None,
     recycle_memory: int = 0,
     on_restart: Callable[[RestartReason], None] = lambda _reason: None,
 ) -> int:
@@ -74,6 +75,7 @@ async def _with_pool(
         max_tasks=max_tasks,
         function=function,
         comments=comments,
+        markdown=markdown,
         on_restart=restarted,
         recycle_memory=recycle_memory,
     )
@@ -133,6 +135,38 @@ async def test_the_comments_setting_reaches_the_fit(comments: Comments) -> None:
         assert result.text.startswith("Head line\na00")
 
     await _with_pool(run, comments=comments)
+
+
+LINKED = (
+    "<html><body><article><h1>Head line</h1><p>"
+    + " ".join(f"a{n:02d}" for n in range(40))
+    + ' <a href="/more">read more of it</a> '
+    + " ".join(f"b{n:02d}" for n in range(40))
+    + '</p><p><img src="pic.png" alt="A picture"> '
+    + " ".join(f"d{n:02d}" for n in range(40))
+    + "</p></article></body></html>"
+).encode()
+
+
+@pytest.mark.parametrize(
+    "markdown",
+    [None, MarkdownOutput(), MarkdownOutput(links=True), MarkdownOutput(images=True)],
+)
+async def test_the_markdown_settings_reach_the_fit(markdown: MarkdownOutput | None) -> None:
+    async def run(pool: FitPool) -> None:
+        result = await _fit(pool, _page(LINKED))
+        if markdown is None:
+            assert result.markdown is None
+            return
+        assert result.markdown is not None
+        assert result.markdown.startswith("# Head line\n")
+        link = "[read more of it](https://example.org/more)"
+        image = "![A picture](https://example.org/pic.png)"
+        assert (link in result.markdown) is markdown.links
+        assert ("read more of it" in result.markdown) is True
+        assert (image in result.markdown) is markdown.images
+
+    await _with_pool(run, markdown=markdown)
 
 
 async def test_charset_reaches_the_fit() -> None:
