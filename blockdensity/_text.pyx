@@ -12,12 +12,18 @@ text without them never calls it.
 `collapse` is render_blocks' collapse: one line per block, its whitespace
 runs made one space, in one pass instead of a split into words and a join.
 
-tests/test_text_compiled.py checks both against their plain Python
+`date_stretches` is where blockdensity.evidence looks for dates: the
+stretches of a text made of the characters a date is written with that hold
+a digit, found in one pass, so that the date pattern runs on a few short
+stretches instead of stopping at every letter a month's name begins with.
+
+tests/test_text_compiled.py checks each against their plain Python
 references (tests/reference/text.py) on every corpus page, every character
 and random text.
 """
 
 from cpython.unicode cimport (
+    Py_UNICODE_ISDECIMAL,
     Py_UNICODE_ISSPACE,
     PyUnicode_DATA,
     PyUnicode_GET_LENGTH,
@@ -235,3 +241,57 @@ def collapse(list texts):
     result = PyUnicode_New(size, maxchar)
     _collapse_into(texts, PyUnicode_DATA(result), PyUnicode_KIND(result), &maxchar)
     return result
+
+
+def date_stretches(str text, Py_ssize_t shortest):
+    """[start, end, ...]: the stretches of `text`, at least `shortest` characters long,
+    of decimal digits, ASCII lowercase letters, whitespace and ".,/-" (the characters of
+    blockdensity.evidence's dates: as its pattern reads them, \\d and \\s in Unicode) that
+    hold a decimal digit; each stretch as long as such characters go on."""
+    cdef int kind = PyUnicode_KIND(text)
+    cdef void* data = PyUnicode_DATA(text)
+    cdef Py_ssize_t length = PyUnicode_GET_LENGTH(text)
+    cdef list found = []
+    if kind == PyUnicode_1BYTE_KIND:
+        _stretches_into(<uint8_t*> data, length, shortest, found)
+    elif kind == PyUnicode_2BYTE_KIND:
+        _stretches_into(<uint16_t*> data, length, shortest, found)
+    else:
+        _stretches_into(<uint32_t*> data, length, shortest, found)
+    return found
+
+
+cdef inline bint _in_date(Py_UCS4 code) noexcept:
+    """Whether a date may hold `code`: a lowercase ASCII letter, a separator, whitespace or
+    a decimal digit (tested in that order: the first are the most common)."""
+    if 97 <= code <= 122:  # a-z
+        return True
+    if code == 46 or code == 44 or code == 47 or code == 45:  # . , / -
+        return True
+    return Py_UNICODE_ISSPACE(code) or Py_UNICODE_ISDECIMAL(code)
+
+
+cdef int _stretches_into(char_t* data, Py_ssize_t length, Py_ssize_t shortest,
+                         list found) except -1:
+    """date_stretches' pass over `data`, the stretches appended to `found`."""
+    cdef Py_ssize_t index = 0
+    cdef Py_ssize_t start
+    cdef bint digit
+    cdef Py_UCS4 code
+    while index < length:
+        code = data[index]
+        if not _in_date(code):
+            index += 1
+            continue
+        start = index
+        digit = False
+        while index < length:
+            code = data[index]
+            if not _in_date(code):
+                break
+            if not digit and Py_UNICODE_ISDECIMAL(code):
+                digit = True
+            index += 1
+        if digit and index - start >= shortest:
+            found += (start, index)
+    return 0

@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from blockdensity import _text
 from blockdensity.measure import Measures
 from blockdensity.metadata import Declared
 from blockdensity.pagetype import EDGE_PUNCTUATION, KNOWN_PHRASES, LONG_BLOCK, Evidence, phrase
@@ -77,6 +78,8 @@ _DATE: Final = re.compile(
     r"|(?<=\d)\d?(?:st|nd|rd|th)?\s+" + _MONTH + r"[a-z]*\.?,?\s+\d{4}"
     r"|(?<=\d)\d{3}-\d\d-\d\d|(?<=\d)\d?[./]\d{1,2}[./]\d{2,4})\b"
 )
+# The fewest characters a date is written in ("1.1.25"; "3 hrs ago", "2025-03-03" are longer).
+_SHORTEST_DATE: Final = 6
 # Words: a linked block this long is an item's title; this long, its title and line;
 # a block this long may be prose; a shorter one does not break a run of prose.
 _TITLE_WORDS: Final = (3, 20)
@@ -135,7 +138,7 @@ def gather(  # noqa: PLR0913, PLR0917 - the stages' results the evidence is coun
         long_block_words=shape.long_block_words,
         prices=_prices(joined) if short else 0,
         phrases=frozenset(_phrases(short)),
-        dates=len(_DATE.findall(joined.lower())) if short else 0,
+        dates=_dates(joined.lower()) if short else 0,
         **_layout(page, measures),
     )
 
@@ -288,6 +291,27 @@ def _prices(text: str) -> int:
     return count
 
 
+def _dates(text: str) -> int:
+    """How many dates `text` (lowercased) shows: the matches of _DATE.
+
+    The pattern runs only on the stretches of the text that may hold a date
+    (_text.date_stretches): every date is written in digits, ASCII letters,
+    whitespace and ".,/-" alone, and holds a digit, so no date crosses another
+    character, nor lies in a stretch without a digit or shorter than
+    _SHORTEST_DATE. Each stretch is matched on its own with the character after it
+    (what the pattern's closing \\b reads; the lookbehinds at its start read the
+    text before the stretch, which the pattern sees from `pos`): the same dates as the
+    pattern over the whole text finds, where the pattern alone stopped at every
+    letter a month's name begins with (most of the evidence's cost)."""
+    count = 0
+    size = len(text)
+    stretches = _text.date_stretches(text, _SHORTEST_DATE)
+    for place in range(0, len(stretches), 2):
+        end = stretches[place + 1]
+        count += len(_DATE.findall(text, stretches[place], end + 1 if end < size else end))
+    return count
+
+
 def _is_price_character(character: str) -> bool:
     """Whether a price (a match of _PRICE) may hold `character`: \\d and \\s as the pattern
     reads them (str.isdecimal, str.isspace), or one of _PRICE_CHARACTERS."""
@@ -306,22 +330,34 @@ def _phrases(short: list[str]) -> set[str]:
     lines joined: the one mapping that reads its neighbours, the final sigma, stops at a
     line break (neither cased nor case-ignorable) as at a string's end."""
     found: set[str] = set()
-    limit = _PHRASE_LENGTH + 8
     for text in short:
-        for raw in text.split("\n"):
-            if len(raw) > limit:
-                continue
-            line = raw.lower()
-            if len(line) > limit:
-                continue
-            key = line.strip(_EDGE)
-            if key in KNOWN_PHRASES:
-                found.add(key)
-            elif not key.isascii() or "  " in key:
-                key = phrase(_MARKS.sub(" ", key))
-                if key in KNOWN_PHRASES:
-                    found.add(key)
+        # Most short blocks are one line: not split (a list made for one line).
+        if "\n" in text:
+            for line in text.split("\n"):
+                _add_phrase(line, found)
+        else:
+            _add_phrase(text, found)
     return found
+
+
+# A line longer than this (before or after lowercasing) is no phrase.
+_LINE_LIMIT: Final = _PHRASE_LENGTH + 8
+
+
+def _add_phrase(raw: str, found: set[str]) -> None:
+    """Adds to `found` the known phrase that the line `raw` is, if it is one (_phrases)."""
+    if len(raw) > _LINE_LIMIT:
+        return
+    line = raw.lower()
+    if len(line) > _LINE_LIMIT:
+        return
+    key = line.strip(_EDGE)
+    if key in KNOWN_PHRASES:
+        found.add(key)
+    elif not key.isascii() or "  " in key:
+        key = phrase(_MARKS.sub(" ", key))
+        if key in KNOWN_PHRASES:
+            found.add(key)
 
 
 def _itemtypes(markup: str | bytes) -> frozenset[str]:
