@@ -5,8 +5,9 @@ Page (every block's element and text, the title, the element table of
 blockdensity.structure), the measure stage's words and link words per block,
 and what the metadata reading found (blockdensity.metadata.read_declared:
 the JSON-LD types, og:type, the generator, the published time, the
-authors); the layout counts (linked titles, the longest run of prose, dates among
-the short blocks) take one more pass over the blocks' measures. One thing is read from
+authors); the counts by element and the layout counts (linked titles, the longest run
+of prose) take one pass over the blocks' measures, which keeps the short blocks' texts
+for their prices, dates and phrases. One thing is read from
 the markup itself, and only when the walk
 met an itemprop attribute: microdata's itemtype names. Nothing is parsed
 again.
@@ -139,7 +140,10 @@ def gather(  # noqa: PLR0913, PLR0917 - the stages' results the evidence is coun
         prices=_prices(joined) if short else 0,
         phrases=frozenset(_phrases(short)),
         dates=_dates(joined.lower()) if short else 0,
-        **_layout(page, measures),
+        linked_titles=shape.linked_titles,
+        linked_medium=shape.linked_medium,
+        prose_run=shape.prose_run,
+        longest_block=shape.longest_block,
     )
 
 
@@ -149,7 +153,8 @@ _CELLS: Final = frozenset(("td", "th"))  # table_words
 
 
 class _Shape:
-    """The counts of a page's text by where it sits, and the texts of its short blocks.
+    """The counts of a page's text by where it sits, its layout, and the texts of its
+    short blocks.
 
     A compiled class of plain ints (mypyc keeps them unboxed): the loop over the
     blocks adds to them without the boxed integers and the dictionary lookups of a
@@ -163,8 +168,13 @@ class _Shape:
         "li_words",
         "link_words",
         "linked_headings",
+        "linked_medium",
+        "linked_titles",
         "long_block_words",
+        "longest_block",
         "p_words",
+        "prose_run",
+        "run",
         "short",
         "table_words",
         "words",
@@ -181,13 +191,41 @@ class _Shape:
         self.heading_blocks = 0  # h1-h6 blocks
         self.linked_headings = 0  # ... more than half of whose words are linked
         self.long_block_words = 0  # in blocks of LONG_BLOCK words or more
+        # The layout (_shape): linked titles, linked medium blocks, the longest run of
+        # prose, the longest block.
+        self.linked_titles = 0
+        self.linked_medium = 0
+        self.prose_run = 0
+        self.longest_block = 0
+        self.run = 0  # the words of the run of prose going on
         # The texts of the blocks of at most _PRICE_WORDS words (and fewer than
         # LONG_BLOCK), with their markers (the phrase pattern takes them as spaces).
         self.short: list[str] = []
 
+    def lay_out(self, count: int, linked: int, element: str) -> None:
+        """Counts a block of `count` words (`linked` of them linked) into the layout: the
+        linked titles (blocks of 3-20 words, more than half of them linked), the linked
+        blocks of 10-39 words, the longest block, and the longest run of prose: blocks of
+        15 words or more, under a fifth linked, not headings, in a row (blocks of under 8
+        words, captions and bylines, do not break it; any other block with words does)."""
+        self.longest_block = max(self.longest_block, count)
+        if count < _RUN_BREAK:
+            if count >= _TITLE_WORDS[0] and 2 * linked > count:
+                self.linked_titles += 1
+            return
+        if 2 * linked > count:
+            self.linked_titles += count <= _TITLE_WORDS[1]
+            self.linked_medium += _MEDIUM_WORDS[0] <= count <= _MEDIUM_WORDS[1]
+        if count >= _PROSE_WORDS and 5 * linked < count and element not in _HEADINGS:
+            self.run += count
+            self.prose_run = max(self.prose_run, self.run)
+        else:
+            self.run = 0
+
 
 def _shape(page: Page, measures: Measures) -> _Shape:
-    """The counts of the page's text by where it sits, and the texts of the short blocks."""
+    """The counts of the page's text by where it sits, its layout (_Shape.lay_out) and the
+    texts of its short blocks: one pass over the measures."""
     words = measures.words
     links = measures.links
     blocks = page.blocks
@@ -201,6 +239,7 @@ def _shape(page: Page, measures: Measures) -> _Shape:
         shape.blocks += 1
         shape.words += count
         shape.link_words += linked
+        shape.lay_out(count, linked, element)
         if element == "p":
             shape.p_words += count
         elif element in _LIST_ITEMS:
@@ -220,39 +259,6 @@ def _shape(page: Page, measures: Measures) -> _Shape:
                 texts = page.text.split(BLOCK_END)
             shape.short.append(texts[index])
     return shape
-
-
-def _layout(page: Page, measures: Measures) -> dict[str, int]:
-    """The layout counts of Evidence: the linked titles (blocks of 3-20 words, more
-    than half of them linked), the linked blocks of 10-39 words, the longest block,
-    and the longest run of prose: blocks of 15 words or more, under a fifth linked,
-    not headings, in a row (blocks of under 8 words, captions and bylines, do not
-    break it; any other block does). One pass over the measures, apart from _shape's
-    so either can change alone."""
-    blocks = page.blocks
-    links = measures.links
-    titles = medium = longest = run = longest_run = 0
-    for index, count in enumerate(measures.words):
-        longest = max(longest, count)
-        if count < _RUN_BREAK:
-            if count >= _TITLE_WORDS[0] and 2 * links[index] > count:
-                titles += 1
-            continue
-        linked = links[index]
-        if 2 * linked > count:
-            titles += count <= _TITLE_WORDS[1]
-            medium += _MEDIUM_WORDS[0] <= count <= _MEDIUM_WORDS[1]
-        if count >= _PROSE_WORDS and 5 * linked < count and blocks[index][ELEMENT] not in _HEADINGS:
-            run += count
-            longest_run = max(longest_run, run)
-        else:
-            run = 0
-    return {
-        "linked_titles": titles,
-        "linked_medium": medium,
-        "prose_run": longest_run,
-        "longest_block": longest,
-    }
 
 
 def _prices(text: str) -> int:
@@ -294,14 +300,14 @@ def _prices(text: str) -> int:
 def _dates(text: str) -> int:
     """How many dates `text` (lowercased) shows: the matches of _DATE.
 
-    The pattern runs only on the stretches of the text that may hold a date
-    (_text.date_stretches): every date is written in digits, ASCII letters,
-    whitespace and ".,/-" alone, and holds a digit, so no date crosses another
-    character, nor lies in a stretch without a digit or shorter than
-    _SHORTEST_DATE. Each stretch is matched on its own with the character after it
-    (what the pattern's closing \\b reads; the lookbehinds at its start read the
-    text before the stretch, which the pattern sees from `pos`): the same dates as the
-    pattern over the whole text finds, where the pattern alone stopped at every
+    The pattern runs only where a date may be (_text.date_stretches): every date is
+    written in digits, ASCII letters, whitespace and ".,/-" alone, holds a digit, and
+    reaches no further from its digits than a word before them (a month) and two
+    after (" days ago"); so no date lies outside those stretches, nor in one shorter
+    than _SHORTEST_DATE. Each stretch is matched on its own with the character after
+    it (what the pattern's closing \\b reads; the lookbehinds at its start read the
+    text before the stretch, which the pattern sees from `pos`): the same dates as
+    the pattern over the whole text finds, where the pattern alone stopped at every
     letter a month's name begins with (most of the evidence's cost)."""
     count = 0
     size = len(text)

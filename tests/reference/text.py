@@ -118,9 +118,19 @@ def collapse(texts: list[str]) -> str:
 def date_stretches(text: str, shortest: int) -> list[int]:
     """blockdensity._text.date_stretches: [start, end, ...] of the runs of characters a date
     is written with (\\d and \\s as a str pattern reads them, a-z and ".,/-") that hold a
-    digit and are at least `shortest` long."""
+    digit, each from the word (a dot, whitespace) before its first digit to the two words
+    (each after whitespace) after its last, when at least `shortest` long."""
     found: list[int] = []
     for run in re.finditer(r"[\da-z\s.,/-]+", text):
-        if re.search(r"\d", run[0]) and run.end() - run.start() >= shortest:
-            found += (run.start(), run.end())
+        digits = [digit.start() for digit in re.finditer(r"\d", run[0])]
+        if not digits:
+            continue
+        before = re.search(r"[a-z]*\.?\s*\Z", run[0][: digits[0]])
+        after = re.match(r"\s*[a-z]*\s*[a-z]*", run[0][digits[-1] + 1 :])
+        assert before is not None
+        assert after is not None
+        begin = run.start() + before.start()
+        end = run.start() + digits[-1] + 1 + after.end()
+        if end - begin >= shortest:
+            found += (begin, end)
     return found
