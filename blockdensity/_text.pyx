@@ -12,12 +12,18 @@ text without them never calls it.
 `collapse` is render_blocks' collapse: one line per block, its whitespace
 runs made one space, in one pass instead of a split into words and a join.
 
-tests/test_text_compiled.py checks both against their plain Python
+`date_stretches` is where blockdensity.evidence looks for dates: the
+stretches of a text made of the characters a date is written with that hold
+a digit, found in one pass, so that the date pattern runs on a few short
+stretches instead of stopping at every letter a month's name begins with.
+
+tests/test_text_compiled.py checks each against their plain Python
 references (tests/reference/text.py) on every corpus page, every character
 and random text.
 """
 
 from cpython.unicode cimport (
+    Py_UNICODE_ISDECIMAL,
     Py_UNICODE_ISSPACE,
     PyUnicode_DATA,
     PyUnicode_GET_LENGTH,
@@ -235,3 +241,95 @@ def collapse(list texts):
     result = PyUnicode_New(size, maxchar)
     _collapse_into(texts, PyUnicode_DATA(result), PyUnicode_KIND(result), &maxchar)
     return result
+
+
+def date_stretches(str text, Py_ssize_t shortest):
+    """[start, end, ...]: where in `text` blockdensity.evidence's dates may be. A date is
+    written in decimal digits, ASCII lowercase letters, whitespace and ".,/-" (\\d and \\s
+    as a str pattern reads them), holds a digit, begins with its first digit or with the
+    one word (and a dot and whitespace) before it, and ends with its last digit or the
+    two words (after whitespace) after it. So each run of those characters that holds a
+    digit, narrowed to the word before its first digit and the two words after its last,
+    is given if it is at least `shortest` long."""
+    cdef int kind = PyUnicode_KIND(text)
+    cdef void* data = PyUnicode_DATA(text)
+    cdef Py_ssize_t length = PyUnicode_GET_LENGTH(text)
+    cdef list found = []
+    if kind == PyUnicode_1BYTE_KIND:
+        _stretches_into(<uint8_t*> data, length, shortest, found)
+    elif kind == PyUnicode_2BYTE_KIND:
+        _stretches_into(<uint16_t*> data, length, shortest, found)
+    else:
+        _stretches_into(<uint32_t*> data, length, shortest, found)
+    return found
+
+
+cdef inline bint _is_space(Py_UCS4 code) noexcept:
+    """\\s in a str pattern (Py_UNICODE_ISSPACE), without a call for ASCII."""
+    if code < 128:
+        return code == 32 or 9 <= code <= 13 or 28 <= code <= 31
+    return Py_UNICODE_ISSPACE(code)
+
+
+cdef inline bint _is_digit(Py_UCS4 code) noexcept:
+    """\\d in a str pattern (Py_UNICODE_ISDECIMAL), without a call for ASCII."""
+    if code < 128:
+        return 48 <= code <= 57
+    return Py_UNICODE_ISDECIMAL(code)
+
+
+cdef inline bint _is_letter(Py_UCS4 code) noexcept:
+    return 97 <= code <= 122  # a-z
+
+
+cdef inline bint _in_date(Py_UCS4 code) noexcept:
+    """Whether a date may hold `code`: a-z, a separator, whitespace or a decimal digit."""
+    if _is_letter(code):
+        return True
+    if code == 46 or code == 44 or code == 47 or code == 45:  # . , / -
+        return True
+    return _is_space(code) or _is_digit(code)
+
+
+cdef int _stretches_into(char_t* data, Py_ssize_t length, Py_ssize_t shortest,
+                         list found) except -1:
+    """date_stretches' pass over `data`, the stretches appended to `found`."""
+    cdef Py_ssize_t index = 0
+    cdef Py_ssize_t start, first, last, begin, end
+    cdef int words
+    cdef Py_UCS4 code
+    while index < length:
+        if not _in_date(data[index]):
+            index += 1
+            continue
+        start = index
+        first = last = -1  # the run's first and last digits
+        while index < length:
+            code = data[index]
+            if not _in_date(code):
+                break
+            if _is_digit(code):
+                if first < 0:
+                    first = index
+                last = index
+            index += 1
+        if first < 0:
+            continue
+        # Back from the first digit: whitespace, a dot, a word.
+        begin = first
+        while begin > start and _is_space(data[begin - 1]):
+            begin -= 1
+        if begin > start and data[begin - 1] == 46:
+            begin -= 1
+        while begin > start and _is_letter(data[begin - 1]):
+            begin -= 1
+        # On from the last digit: whitespace and a word, twice.
+        end = last + 1
+        for words in range(2):
+            while end < index and _is_space(data[end]):
+                end += 1
+            while end < index and _is_letter(data[end]):
+                end += 1
+        if end - begin >= shortest:
+            found += (begin, end)
+    return 0

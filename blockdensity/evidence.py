@@ -5,8 +5,9 @@ Page (every block's element and text, the title, the element table of
 blockdensity.structure), the measure stage's words and link words per block,
 and what the metadata reading found (blockdensity.metadata.read_declared:
 the JSON-LD types, og:type, the generator, the published time, the
-authors); the layout counts (linked titles, the longest run of prose, dates among
-the short blocks) take one more pass over the blocks' measures. One thing is read from
+authors); the counts by element and the layout counts (linked titles, the longest run
+of prose) take one pass over the blocks' measures, which keeps the short blocks' texts
+for their prices, dates and phrases. One thing is read from
 the markup itself, and only when the walk
 met an itemprop attribute: microdata's itemtype names. Nothing is parsed
 again.
@@ -27,6 +28,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from blockdensity import _text
 from blockdensity.measure import Measures
 from blockdensity.metadata import Declared
 from blockdensity.pagetype import EDGE_PUNCTUATION, KNOWN_PHRASES, LONG_BLOCK, Evidence, phrase
@@ -77,6 +79,8 @@ _DATE: Final = re.compile(
     r"|(?<=\d)\d?(?:st|nd|rd|th)?\s+" + _MONTH + r"[a-z]*\.?,?\s+\d{4}"
     r"|(?<=\d)\d{3}-\d\d-\d\d|(?<=\d)\d?[./]\d{1,2}[./]\d{2,4})\b"
 )
+# The fewest characters a date is written in ("1.1.25"; "3 hrs ago", "2025-03-03" are longer).
+_SHORTEST_DATE: Final = 6
 # Words: a linked block this long is an item's title; this long, its title and line;
 # a block this long may be prose; a shorter one does not break a run of prose.
 _TITLE_WORDS: Final = (3, 20)
@@ -135,8 +139,11 @@ def gather(  # noqa: PLR0913, PLR0917 - the stages' results the evidence is coun
         long_block_words=shape.long_block_words,
         prices=_prices(joined) if short else 0,
         phrases=frozenset(_phrases(short)),
-        dates=len(_DATE.findall(joined.lower())) if short else 0,
-        **_layout(page, measures),
+        dates=_dates(joined.lower()) if short else 0,
+        linked_titles=shape.linked_titles,
+        linked_medium=shape.linked_medium,
+        prose_run=shape.prose_run,
+        longest_block=shape.longest_block,
     )
 
 
@@ -146,7 +153,8 @@ _CELLS: Final = frozenset(("td", "th"))  # table_words
 
 
 class _Shape:
-    """The counts of a page's text by where it sits, and the texts of its short blocks.
+    """The counts of a page's text by where it sits, its layout, and the texts of its
+    short blocks.
 
     A compiled class of plain ints (mypyc keeps them unboxed): the loop over the
     blocks adds to them without the boxed integers and the dictionary lookups of a
@@ -160,8 +168,13 @@ class _Shape:
         "li_words",
         "link_words",
         "linked_headings",
+        "linked_medium",
+        "linked_titles",
         "long_block_words",
+        "longest_block",
         "p_words",
+        "prose_run",
+        "run",
         "short",
         "table_words",
         "words",
@@ -178,13 +191,41 @@ class _Shape:
         self.heading_blocks = 0  # h1-h6 blocks
         self.linked_headings = 0  # ... more than half of whose words are linked
         self.long_block_words = 0  # in blocks of LONG_BLOCK words or more
+        # The layout (_shape): linked titles, linked medium blocks, the longest run of
+        # prose, the longest block.
+        self.linked_titles = 0
+        self.linked_medium = 0
+        self.prose_run = 0
+        self.longest_block = 0
+        self.run = 0  # the words of the run of prose going on
         # The texts of the blocks of at most _PRICE_WORDS words (and fewer than
         # LONG_BLOCK), with their markers (the phrase pattern takes them as spaces).
         self.short: list[str] = []
 
+    def lay_out(self, count: int, linked: int, element: str) -> None:
+        """Counts a block of `count` words (`linked` of them linked) into the layout: the
+        linked titles (blocks of 3-20 words, more than half of them linked), the linked
+        blocks of 10-39 words, the longest block, and the longest run of prose: blocks of
+        15 words or more, under a fifth linked, not headings, in a row (blocks of under 8
+        words, captions and bylines, do not break it; any other block with words does)."""
+        self.longest_block = max(self.longest_block, count)
+        if count < _RUN_BREAK:
+            if count >= _TITLE_WORDS[0] and 2 * linked > count:
+                self.linked_titles += 1
+            return
+        if 2 * linked > count:
+            self.linked_titles += count <= _TITLE_WORDS[1]
+            self.linked_medium += _MEDIUM_WORDS[0] <= count <= _MEDIUM_WORDS[1]
+        if count >= _PROSE_WORDS and 5 * linked < count and element not in _HEADINGS:
+            self.run += count
+            self.prose_run = max(self.prose_run, self.run)
+        else:
+            self.run = 0
+
 
 def _shape(page: Page, measures: Measures) -> _Shape:
-    """The counts of the page's text by where it sits, and the texts of the short blocks."""
+    """The counts of the page's text by where it sits, its layout (_Shape.lay_out) and the
+    texts of its short blocks: one pass over the measures."""
     words = measures.words
     links = measures.links
     blocks = page.blocks
@@ -198,6 +239,7 @@ def _shape(page: Page, measures: Measures) -> _Shape:
         shape.blocks += 1
         shape.words += count
         shape.link_words += linked
+        shape.lay_out(count, linked, element)
         if element == "p":
             shape.p_words += count
         elif element in _LIST_ITEMS:
@@ -217,39 +259,6 @@ def _shape(page: Page, measures: Measures) -> _Shape:
                 texts = page.text.split(BLOCK_END)
             shape.short.append(texts[index])
     return shape
-
-
-def _layout(page: Page, measures: Measures) -> dict[str, int]:
-    """The layout counts of Evidence: the linked titles (blocks of 3-20 words, more
-    than half of them linked), the linked blocks of 10-39 words, the longest block,
-    and the longest run of prose: blocks of 15 words or more, under a fifth linked,
-    not headings, in a row (blocks of under 8 words, captions and bylines, do not
-    break it; any other block does). One pass over the measures, apart from _shape's
-    so either can change alone."""
-    blocks = page.blocks
-    links = measures.links
-    titles = medium = longest = run = longest_run = 0
-    for index, count in enumerate(measures.words):
-        longest = max(longest, count)
-        if count < _RUN_BREAK:
-            if count >= _TITLE_WORDS[0] and 2 * links[index] > count:
-                titles += 1
-            continue
-        linked = links[index]
-        if 2 * linked > count:
-            titles += count <= _TITLE_WORDS[1]
-            medium += _MEDIUM_WORDS[0] <= count <= _MEDIUM_WORDS[1]
-        if count >= _PROSE_WORDS and 5 * linked < count and blocks[index][ELEMENT] not in _HEADINGS:
-            run += count
-            longest_run = max(longest_run, run)
-        else:
-            run = 0
-    return {
-        "linked_titles": titles,
-        "linked_medium": medium,
-        "prose_run": longest_run,
-        "longest_block": longest,
-    }
 
 
 def _prices(text: str) -> int:
@@ -288,6 +297,27 @@ def _prices(text: str) -> int:
     return count
 
 
+def _dates(text: str) -> int:
+    """How many dates `text` (lowercased) shows: the matches of _DATE.
+
+    The pattern runs only where a date may be (_text.date_stretches): every date is
+    written in digits, ASCII letters, whitespace and ".,/-" alone, holds a digit, and
+    reaches no further from its digits than a word before them (a month) and two
+    after (" days ago"); so no date lies outside those stretches, nor in one shorter
+    than _SHORTEST_DATE. Each stretch is matched on its own with the character after
+    it (what the pattern's closing \\b reads; the lookbehinds at its start read the
+    text before the stretch, which the pattern sees from `pos`): the same dates as
+    the pattern over the whole text finds, where the pattern alone stopped at every
+    letter a month's name begins with (most of the evidence's cost)."""
+    count = 0
+    size = len(text)
+    stretches = _text.date_stretches(text, _SHORTEST_DATE)
+    for place in range(0, len(stretches), 2):
+        end = stretches[place + 1]
+        count += len(_DATE.findall(text, stretches[place], end + 1 if end < size else end))
+    return count
+
+
 def _is_price_character(character: str) -> bool:
     """Whether a price (a match of _PRICE) may hold `character`: \\d and \\s as the pattern
     reads them (str.isdecimal, str.isspace), or one of _PRICE_CHARACTERS."""
@@ -306,22 +336,34 @@ def _phrases(short: list[str]) -> set[str]:
     lines joined: the one mapping that reads its neighbours, the final sigma, stops at a
     line break (neither cased nor case-ignorable) as at a string's end."""
     found: set[str] = set()
-    limit = _PHRASE_LENGTH + 8
     for text in short:
-        for raw in text.split("\n"):
-            if len(raw) > limit:
-                continue
-            line = raw.lower()
-            if len(line) > limit:
-                continue
-            key = line.strip(_EDGE)
-            if key in KNOWN_PHRASES:
-                found.add(key)
-            elif not key.isascii() or "  " in key:
-                key = phrase(_MARKS.sub(" ", key))
-                if key in KNOWN_PHRASES:
-                    found.add(key)
+        # Most short blocks are one line: not split (a list made for one line).
+        if "\n" in text:
+            for line in text.split("\n"):
+                _add_phrase(line, found)
+        else:
+            _add_phrase(text, found)
     return found
+
+
+# A line longer than this (before or after lowercasing) is no phrase.
+_LINE_LIMIT: Final = _PHRASE_LENGTH + 8
+
+
+def _add_phrase(raw: str, found: set[str]) -> None:
+    """Adds to `found` the known phrase that the line `raw` is, if it is one (_phrases)."""
+    if len(raw) > _LINE_LIMIT:
+        return
+    line = raw.lower()
+    if len(line) > _LINE_LIMIT:
+        return
+    key = line.strip(_EDGE)
+    if key in KNOWN_PHRASES:
+        found.add(key)
+    elif not key.isascii() or "  " in key:
+        key = phrase(_MARKS.sub(" ", key))
+        if key in KNOWN_PHRASES:
+            found.add(key)
 
 
 def _itemtypes(markup: str | bytes) -> frozenset[str]:

@@ -78,6 +78,7 @@ class Page:
     """A segmented page: its blocks, their text and link text, title, language."""
 
     __slots__ = (
+        "_texts",
         "blocks",
         "declarations",
         "declared_ids",
@@ -131,15 +132,23 @@ class Page:
         # Where each block sits in the page's structure: the element table the
         # walk made (read through blockdensity.structure); None without a body.
         self.elements = elements
+        self._texts: list[str] | None = None
 
     def block_texts(self) -> list[str]:
-        """Each block's text as the renderer reads it: markers but <br> removed."""
-        text = self.text
-        if ANCHOR_MARK in text:
-            text = text.replace(ANCHOR_MARK, "")
-        if SUB_OPEN in text:
-            text = text.replace(SUB_OPEN, "").replace(SUB_CLOSE, "")
-        return text.split(BLOCK_END)[:-1]
+        """Each block's text as the renderer reads it: markers but <br> removed.
+
+        Made once, when first asked (the render stage, and on some kinds of page
+        several of the decide stage's rules, read it), and shared: read-only, as
+        the page is."""
+        texts = self._texts
+        if texts is None:
+            text = self.text
+            if ANCHOR_MARK in text:
+                text = text.replace(ANCHOR_MARK, "")
+            if SUB_OPEN in text:
+                text = text.replace(SUB_OPEN, "").replace(SUB_CLOSE, "")
+            texts = self._texts = text.split(BLOCK_END)[:-1]
+        return texts
 
 
 def segment(html: str | bytes, conf: Conf) -> Page:

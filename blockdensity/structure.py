@@ -237,7 +237,7 @@ class Structure:
             return None
         containers, places = self._item_places()
         row = containers[cell]
-        table = containers[row] if row >= 0 else self.nearest(self.parents[cell], ("table",))
+        table = self._table_of_cell(cell)
         return Cell(
             table=table,
             row=row,
@@ -246,6 +246,19 @@ class Structure:
             header=self.tags[cell] == "th",
             header_row=row >= 0 and self._header_row(row),
         )
+
+    def table_of(self, block: int) -> int:
+        """The table of the cell the block sits in (the innermost), as `cell(block).table`
+        has it, without the rest of the cell's record (whose header row reads every cell of
+        its row); -1: in no cell, or in a cell outside a table."""
+        cell = self.nearest(self.block_entries[block], _CELLS)
+        return self._table_of_cell(cell) if cell >= 0 else -1
+
+    def _table_of_cell(self, cell: int) -> int:
+        # The table of the cell at entry `cell`: its row's, or the nearest around it.
+        containers, _ = self._item_places()
+        row = containers[cell]
+        return containers[row] if row >= 0 else self.nearest(self.parents[cell], ("table",))
 
     # ------------------------------------------------------------- tables
 

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from blockdensity import DEFAULT_CONF, PUBLISHED_CONF, PageType, fit_text
 from blockdensity.decide.kinds import TYPE_CONFIDENCE
 from blockdensity.decode import decode
-from blockdensity.evidence import _DATE, gather
+from blockdensity.evidence import _DATE, _dates, gather
 from blockdensity.measure import measure
 from blockdensity.metadata import read_declared
 from blockdensity.pagetype import Evidence, classify, features
@@ -259,6 +259,29 @@ _DATE_PIECES = st.sampled_from(
 def test_the_date_pattern_finds_what_the_pattern_as_written_finds(pieces: list[str]) -> None:
     text = "".join(pieces).lower()
     assert _DATE.findall(text) == _DATE_AS_WRITTEN.findall(text)
+    # Counted stretch by stretch, as gather counts them: the same.
+    assert _dates(text) == len(_DATE_AS_WRITTEN.findall(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "march\n3, 2025",  # across short blocks
+        "x3 days ago",
+        "\u00e93 days ago",  # a letter before the stretch: no date
+        "_3 days ago",
+        "3 days ago\u00e9",  # a letter after it: no date
+        "mar 3, 2025x",
+        "a-2025-03-03",
+        "3 days ago,march 3 2025",
+        "\u0661\u0662 days ago",
+        "1.1.25",  # the shortest date
+        "1.1.2",
+        "",
+    ],
+)
+def test_dates_are_counted_by_stretch_as_in_the_whole_text(text: str) -> None:
+    assert _dates(text) == len(_DATE.findall(text))
 
 
 def test_the_date_pattern_finds_dates_and_not_their_look_alikes() -> None:

@@ -158,6 +158,10 @@ def test_a_table_is_rows_and_cells_with_its_header_row() -> None:
         "c03": (2, 1, False, False),
     }
     assert {cell.table for cell in cells.values() if cell is not None} == {table}
+    # table_of: the cell's table alone, -1 outside a cell.
+    assert [found.table_of(index) for index in range(len(texts))] == [
+        cell.table if cell is not None else -1 for cell in cells.values()
+    ]
     first, second = cells["h01"], cells["c01"]
     assert first is not None
     assert second is not None
@@ -179,6 +183,13 @@ def test_a_nested_table_counts_its_own_rows_and_cells() -> None:
     outer = cells[0].table if cells[0] else -1
     inner = cells[1].table if cells[1] else -1
     assert outer != inner
+    assert [found.table_of(index) for index in range(len(texts))] == [
+        outer,
+        inner,
+        inner,
+        inner,
+        outer,
+    ]
     assert [(cell.table, cell.row_index, cell.index) for cell in cells if cell] == [
         (outer, 0, 0),
         (inner, 0, 0),

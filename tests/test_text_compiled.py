@@ -37,6 +37,11 @@ def collapse_agrees(texts: list[str]) -> None:
     assert _text.collapse(texts) == reference.collapse(texts)
 
 
+def stretches_agree(text: str) -> None:
+    for shortest in (1, 6):
+        assert _text.date_stretches(text, shortest) == reference.date_stretches(text, shortest)
+
+
 def test_both_counters_agree_on_every_corpus_page() -> None:
     for page in CORPUS.pages():
         segmented = segment(page.html, DEFAULT_CONF)
@@ -48,6 +53,9 @@ def test_both_counters_agree_on_every_corpus_page() -> None:
         # As render_blocks collapses them: the blocks outside <pre> without <br>.
         pairs = zip(segmented.blocks, segmented.block_texts(), strict=True)
         collapse_agrees([t for block, t in pairs if not block[PRE] and BREAK_MARK not in t])
+        # As evidence looks for dates: in the lowercased text (all of it, not only the
+        # short blocks).
+        stretches_agree(segmented.text.lower())
 
 
 # The words of "{c}", "a{c}b", "{c}1" and ".{c}" by the class of c: a letter makes
@@ -125,6 +133,12 @@ LINE_TEXT = st.lists(st.one_of(SPACES, ALPHABET.filter(lambda char: char != END)
 def test_both_collapses_agree_on_random_text(texts: list[list[str]]) -> None:
     # Texts that are all whitespace too: they make no line.
     collapse_agrees(["".join(chars) for chars in texts])
+
+
+@examples(500)
+@given(st.lists(st.one_of(ALPHABET, st.sampled_from([*"A/Z9", "2025", "mar"])), max_size=60))
+def test_both_date_stretches_agree_on_random_text(chars: list[str]) -> None:
+    stretches_agree("".join(chars))
 
 
 @pytest.mark.parametrize(

@@ -45,9 +45,9 @@ def apply(board: Board, outcomes: list[Outcome]) -> None:
     structure = board.structure()
     tables: dict[int, list[int]] = {}
     for index in cells:
-        cell = structure.cell(index)
-        if cell is not None and cell.table >= 0:
-            tables.setdefault(cell.table, []).append(index)
+        table = structure.table_of(index)
+        if table >= 0:
+            tables.setdefault(table, []).append(index)
     words, links, labels = board.words, board.links, board.labels
     for table, blocks in tables.items():
         if not any(outcomes[index] in KEPT_OUTCOMES for index in blocks):

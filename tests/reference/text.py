@@ -13,6 +13,7 @@ asked of ICU's word break directly (icu4py), one run at a time.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from functools import lru_cache
 from typing import Final
@@ -21,7 +22,14 @@ from icu4py.breakers import WordBreaker
 
 from blockdensity.words import CJK_WORD, DENSE_LETTER, DENSE_MARK, END, char_class
 
-__all__ = ["SPEC_GLUE", "collapse", "count_ended", "reference_class", "reference_count"]
+__all__ = [
+    "SPEC_GLUE",
+    "collapse",
+    "count_ended",
+    "date_stretches",
+    "reference_class",
+    "reference_count",
+]
 
 SPEC_GLUE: Final = "\"'.,!@-:;$?()/"
 # What ends each text of a batch (blockdensity.words.END is a space, then this).
@@ -105,3 +113,24 @@ def collapse(texts: list[str]) -> str:
     ends stripped, one line per text; a text with nothing but whitespace makes no line."""
     lines = [" ".join(text.split()) for text in texts]
     return "\n".join(line for line in lines if line)
+
+
+def date_stretches(text: str, shortest: int) -> list[int]:
+    """blockdensity._text.date_stretches: [start, end, ...] of the runs of characters a date
+    is written with (\\d and \\s as a str pattern reads them, a-z and ".,/-") that hold a
+    digit, each from the word (a dot, whitespace) before its first digit to the two words
+    (each after whitespace) after its last, when at least `shortest` long."""
+    found: list[int] = []
+    for run in re.finditer(r"[\da-z\s.,/-]+", text):
+        digits = [digit.start() for digit in re.finditer(r"\d", run[0])]
+        if not digits:
+            continue
+        before = re.search(r"[a-z]*\.?\s*\Z", run[0][: digits[0]])
+        after = re.match(r"\s*[a-z]*\s*[a-z]*", run[0][digits[-1] + 1 :])
+        assert before is not None
+        assert after is not None
+        begin = run.start() + before.start()
+        end = run.start() + digits[-1] + 1 + after.end()
+        if end - begin >= shortest:
+            found += (begin, end)
+    return found
