@@ -333,6 +333,26 @@ def test_a_layout_table_renders_its_cells_as_blocks() -> None:
     assert fit_text(page, KEEP_ALL).markdown == "## Side\n\ntext\n\nmore"
 
 
+def test_a_list_item_holding_a_heading_renders_as_blocks() -> None:
+    # A card of a grid: its heading is one of the page's headings, its other blocks
+    # paragraphs; a card's heading that is a link from end to end is its title, a line.
+    page = (
+        "<ul><li><h3>Title</h3><p>text</p></li><li><h3><a href=/x>Linked</a></h3>"
+        "<p>more</p></li></ul><ol><li>one<ul><li><h4>Deep</h4></li></ul></li><li>two</li></ol>"
+        "<h2><a href=/y>Section</a></h2>"
+    )
+    expected = (
+        "### Title\n\ntext\n\n{linked}\n\nmore\n\n1. one\n\n   #### Deep\n2. two\n\n## {section}"
+    )
+    assert fit_text(page, KEEP_ALL).markdown == expected.format(linked="Linked", section="Section")
+    assert fit_text(page, LINKS, url="https://e.org/").markdown == expected.format(
+        linked="[Linked](https://e.org/x)", section="[Section](https://e.org/y)"
+    )
+    tokens = parser().parse(fit_text(page, KEEP_ALL).markdown)
+    headings = [tokens[i + 1].content for i, t in enumerate(tokens) if t.type == "heading_open"]
+    assert headings == ["Title", "Deep", "Section"]
+
+
 def test_markdown_is_rendered_on_first_read_only() -> None:
     calls = []
     fit = fit_text("<p>words here</p>", KEEP_ALL)
