@@ -241,7 +241,8 @@ class _Renderer:
         if known is None:
             tags = self.tags
             known = is_data_shape(self.structure.table_shape(table)) and not any(
-                tags[e] in _NOT_IN_CELLS for e in self.structure.descendants(table)
+                tags[e] in _NOT_IN_CELLS and not self._heads_table(e, table)
+                for e in self.structure.descendants(table)
             )
             self.data_tables[table] = known
         return known
@@ -298,6 +299,17 @@ class _Renderer:
             self._add_images(units, images, previous, -1)
         self._escape(units, tables)
         return units
+
+    def _heads_table(self, entry: int, table: int) -> bool:
+        """Whether the entry is a heading in the first row of `table` (a title over its
+        columns, which WCXB's Markdown writes as the table's header cell)."""
+        if self.tags[entry] not in _HEADINGS:
+            return False
+        structure = self.structure
+        containers, places = structure.places()
+        cell = structure.nearest(entry, _CELLS)
+        row = containers[cell] if cell >= 0 else -1
+        return row >= 0 and containers[row] == table and places[row] == 0
 
     def _add_code(self, units: list[_Unit], pre: int, text: str) -> None:
         """Add a block of the <pre> at entry `pre` to its code unit."""

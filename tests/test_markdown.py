@@ -353,6 +353,20 @@ def test_a_list_item_holding_a_heading_renders_as_blocks() -> None:
     assert headings == ["Title", "Deep", "Section"]
 
 
+def test_a_heading_over_a_tables_columns_is_its_header_cell() -> None:
+    # A heading in the first row titles the columns: the table stays a data table. One
+    # in a later row makes it a layout table, its cells the page's blocks.
+    rows = "<tr><td>Price</td><td>$1</td></tr><tr><td>Size</td><td>2 m</td></tr>"
+    page = f"<table><tr><th><h3>Specs</h3></th><th>Value</th></tr>{rows}</table>"
+    assert fit_text(page, KEEP_ALL).markdown == (
+        "| Specs | Value |\n| --- | --- |\n| Price | $1 |\n| Size | 2 m |"
+    )
+    layout = f"<table>{rows}<tr><td><h3>Specs</h3></td><td>Value</td></tr></table>"
+    assert fit_text(layout, KEEP_ALL).markdown == (
+        "Price\n\n$1\n\nSize\n\n2 m\n\n### Specs\n\nValue"
+    )
+
+
 def test_markdown_is_rendered_on_first_read_only() -> None:
     calls = []
     fit = fit_text("<p>words here</p>", KEEP_ALL)
