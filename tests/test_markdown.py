@@ -323,9 +323,22 @@ def test_a_page_as_markdown() -> None:
     )
 
 
-def test_an_ordered_list_keeps_the_pages_numbers_and_nests_in_a_quote() -> None:
-    page = "<blockquote><ol><li>a</li><li>b<ol><li>c</li></ol></li></ol></blockquote>"
-    assert fit_text(page, KEEP_ALL).markdown == "> 1. a\n> 2. b\n>    1. c"
+def test_an_ordered_list_keeps_the_pages_numbers_and_nests() -> None:
+    page = "<ol><li>a</li><li>b<ol><li>c</li></ol></li></ol>"
+    assert fit_text(page, KEEP_ALL).markdown == "1. a\n2. b\n   1. c"
+
+
+def test_a_blockquote_holding_structure_is_a_box_rendered_unquoted() -> None:
+    # A blockquote around a list, a heading, a table or a <pre> frames an example or a
+    # note: its blocks render as they would outside it. One of paragraphs is a quote.
+    page = (
+        "<blockquote><ol><li>a</li><li>b</li></ol></blockquote>"
+        "<blockquote><p>Example:</p><pre>x = 1</pre></blockquote>"
+        "<blockquote><p>q1</p><blockquote><p>q2</p></blockquote></blockquote>"
+    )
+    assert fit_text(page, KEEP_ALL).markdown == (
+        "1. a\n2. b\n\nExample:\n\n```\nx = 1\n```\n\n> q1\n>\n> > q2"
+    )
 
 
 def test_a_layout_table_renders_its_cells_as_blocks() -> None:
