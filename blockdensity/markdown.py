@@ -296,7 +296,7 @@ class _Renderer:
             if context.level:
                 units.append(_Unit("heading", context.level, context.chain, [" ".join(text_lines)]))
             else:
-                units.append(_Unit("paragraph", index, context.chain, text_lines))
+                units.extend(_paragraphs(index, context.chain, text_lines))
         if images is not None and previous >= 0:
             self._add_images(units, images, previous, -1)
         self._escape(units, tables)
@@ -357,7 +357,7 @@ class _Renderer:
         headings'; the tables' rows."""
         escaped = iter(
             escape_lines(
-                [line for unit in units if unit.kind == "paragraph" for line in unit.lines]
+                [line for unit in units if unit.kind in _ESCAPED_AS_TEXT for line in unit.lines]
             )
         )
         headings = iter(
@@ -373,6 +373,8 @@ class _Renderer:
                     count = len(unit_lines)
                     unit_lines[:] = [next(escaped) + "\\" for _ in range(count - 1)]
                     unit_lines.append(next(escaped))
+            elif kind == "items":
+                unit_lines[:] = ["- " + next(escaped) for _ in range(len(unit_lines))]
             elif kind == "heading":
                 unit_lines[0] = "#" * unit.key + " " + next(headings)
             elif kind == "table":
@@ -515,6 +517,30 @@ class _Renderer:
         # start at 1 to interrupt the paragraph before it.
         ordered = around >= 0 and self.tags[around] == "ol"
         return chain[:-1] == previous and (not ordered or place == 0)
+
+
+# A line the page begins with a bullet of its own: a list written as lines of text.
+_BULLET: Final = re.compile(
+    r"[\u2022\u00b7\u25aa\u25e6\u25cf\u2023\u2043\u25a0\u25ba\u25b8*-] (?=\S)"
+)
+_ESCAPED_AS_TEXT: Final = frozenset({"paragraph", "items"})
+
+
+def _paragraphs(index: int, chain: tuple[int, ...], lines: list[str]) -> list[_Unit]:
+    """A block of text as a paragraph; as a list's items when each of its lines begins
+    with a bullet character and a space (the bullet then goes: it is no word), or as a
+    paragraph and items when each of its lines but the first does, two lines or more."""
+    if _BULLET.match(lines[-1]) is None:
+        return [_Unit("paragraph", index, chain, lines)]
+    bulleted = [_BULLET.match(line) is not None for line in lines]
+    if all(bulleted):
+        return [_Unit("items", index, chain, [line[2:] for line in lines])]
+    if len(lines) > 2 and all(bulleted[1:]):  # a line, then two items or more
+        return [
+            _Unit("paragraph", index, chain, lines[:1]),
+            _Unit("items", index, chain, [line[2:] for line in lines[1:]]),
+        ]
+    return [_Unit("paragraph", index, chain, lines)]
 
 
 # What a blockquote that is a box holds (see _boxes).

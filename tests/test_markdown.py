@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import html
+import re
 from collections import Counter
 from dataclasses import dataclass
 
@@ -251,9 +252,32 @@ def kept_elements(page: str, fit: Fit) -> dict[str, list[str]]:
             found["cell"].extend(block.text.split("\n"))
         elif level is not None:
             found["heading"].append(f"h{level} " + " ".join(block.text.split("\n")))
-        elif structure.list_item(index) is not None:
-            found["item"].append(block.text)
+        else:
+            lines, items = bulleted(block.text.split("\n"))
+            found["item"].extend(items)
+            if lines and structure.list_item(index) is not None:
+                found["item"].append("\n".join(lines))
     return found
+
+
+BULLET = re.compile(r"[\u2022\u00b7\u25aa\u25e6\u25cf\u2023\u2043\u25a0\u25ba\u25b8*-] (?=\S)")
+
+
+BULLETS = Counter(
+    dict.fromkeys("\u2022\u00b7\u25aa\u25e6\u25cf\u2023\u2043\u25a0\u25ba\u25b8*-", 1_000)
+)
+
+
+def bulleted(lines: list[str]) -> tuple[list[str], list[str]]:
+    """A paragraph's lines as the Markdown renders them: (its lines of text, its lines
+    that are list items, bullets gone). Lines that all begin with a bullet and a space
+    are items, and so are all but the first when they are two or more."""
+    marked = [BULLET.match(line) is not None for line in lines]
+    if all(marked):
+        return [], [line[2:] for line in lines]
+    if len(lines) > 2 and all(marked[1:]):
+        return lines[:1], [line[2:] for line in lines[1:]]
+    return lines, []
 
 
 def parsed_elements(markdown: str) -> dict[str, list[str]]:
@@ -301,7 +325,8 @@ def test_the_markdown_holds_the_texts_words(page: str) -> None:
             plain.append(inline_text(token).replace("<br>", " "))
         elif token.type == "fence":
             plain.append(token.content)
-    assert Counter(" ".join(plain).split()) == Counter(fit.text.split())
+    # (A bullet that begins a line of a list written as text goes: it is no word.)
+    assert Counter(" ".join(plain).split()) - BULLETS == Counter(fit.text.split()) - BULLETS
 
 
 # --------------------------------------------------------------------------- cases
@@ -339,6 +364,22 @@ def test_a_blockquote_holding_structure_is_a_box_rendered_unquoted() -> None:
     assert fit_text(page, KEEP_ALL).markdown == (
         "1. a\n2. b\n\nExample:\n\n```\nx = 1\n```\n\n> q1\n>\n> > q2"
     )
+
+
+def test_a_list_written_as_lines_of_text_renders_as_a_list() -> None:
+    # Lines that each begin with a bullet and a space; or all but a first line, when
+    # two or more do. A bullet alone on one line of two is left as text.
+    page = (
+        "<p>Goals:<br>- one<br>- two</p><p>&bull; a<br>&bull; *b*</p><p>x<br>- y</p>"
+        "<ul><li>item<br>&bull; sub one<br>&bull; sub two</li></ul>"
+    )
+    markdown = fit_text(page, KEEP_ALL).markdown
+    assert markdown == (
+        "Goals:\n\n- one\n- two\n\n- a\n- \\*b\\*\n\nx\\\n\\- y\n\n"
+        "- item\n\n  - sub one\n  - sub two"
+    )
+    items = parsed_elements(markdown)["item"]
+    assert items == ["one", "two", "a", "*b*", "item", "sub one", "sub two"]
 
 
 def test_a_layout_table_renders_its_cells_as_blocks() -> None:
