@@ -197,7 +197,7 @@ class _Renderer:
         self.parents = self.structure.parents
         self.header_rows: dict[int, bool] = {}
         self.cards = _card_items(self.tags, self.parents)
-        # The list items and blockquotes that add no level: cards and boxes.
+        # The list items and blockquotes that add no level: cards (and grid cells), boxes.
         self.flat = self.cards | _boxes(self.tags, self.parents)
 
     def context(self, entry: int) -> _Context:
@@ -543,6 +543,8 @@ def _paragraphs(index: int, chain: tuple[int, ...], lines: list[str]) -> list[_U
     return [_Unit("paragraph", index, chain, lines)]
 
 
+# What makes a list item a card (see _card_items).
+_GRID: Final = _HEADINGS | {"div"}
 # What a blockquote that is a box holds (see _boxes).
 _STRUCTURED: Final = _HEADINGS | {"li", "table", "pre"}
 
@@ -569,20 +571,23 @@ def _boxes(tags: list[str], parents: list[int]) -> set[int]:
 
 
 def _card_items(tags: list[str], parents: list[int]) -> set[int]:
-    """The innermost list item around each heading: cards of a grid (a listing's
-    entries, a product's features), whose blocks render as blocks rather than as one
-    list item (WCXB's Markdown writes them so: on its dev pages none of the other
-    blocks of such items is a list item there; and a heading inside a list item does
-    not read as one of the page's headings)."""
-    cards: set[int] = set()
+    """The innermost list item around each heading or <div>: cards and cells of a grid
+    (a listing's entries, a product's features, a menu's panels), whose blocks render as
+    blocks rather than as one list item. WCXB's Markdown writes them so: on its dev
+    pages none of the other blocks of items holding a heading is a list item there, and
+    1% of the blocks in a <div> in an item; and a heading inside a list item does not
+    read as one of the page's headings."""
+    found: set[int] = set()
+    # Each entry's innermost list item, itself included (-1: none): entries come in
+    # document order, a parent before its children.
+    items: list[int] = []
     for entry, tag in enumerate(tags):
-        if tag in _HEADINGS:
-            around = parents[entry]
-            while around >= 0 and tags[around] != "li":
-                around = parents[around]
-            if around >= 0:
-                cards.add(around)
-    return cards
+        parent = parents[entry]
+        around = items[parent] if parent >= 0 else -1
+        items.append(entry if tag == "li" else around)
+        if around >= 0 and tag in _GRID:
+            found.add(around)
+    return found
 
 
 def _rendered_lines(

@@ -407,6 +407,18 @@ def test_a_list_item_holding_a_heading_renders_as_blocks() -> None:
     assert headings == ["Title", "Deep", "Section"]
 
 
+def test_a_list_item_laid_out_in_divs_is_a_grid_cell() -> None:
+    # A list used as a grid: the <div>s in an item are its blocks, not an entry's text.
+    # The items of a list nested in such an item stay items.
+    page = (
+        "<ul><li><div>cell one</div><div>price</div></li><li><div>cell two</div>"
+        "<ul><li>nested</li></ul></li></ul><ol><li>entry<p>more</p></li></ol>"
+    )
+    assert fit_text(page, KEEP_ALL).markdown == (
+        "cell one\n\nprice\n\ncell two\n\n- nested\n\n1. entry\n\n   more"
+    )
+
+
 def test_a_heading_over_a_tables_columns_is_its_header_cell() -> None:
     # A heading in the first row titles the columns: the table stays a data table. One
     # in a later row makes it a layout table, its cells the page's blocks.
