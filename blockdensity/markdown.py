@@ -444,8 +444,7 @@ class _Renderer:
             heading = _CLOSING.sub(r"\\#", " ".join(lines))
             units.append(_Unit("done", index, context.chain, ["#" * context.level + " " + heading]))
         else:
-            lines[:-1] = [line + "\\" for line in lines[:-1]]
-            units.append(_Unit("done", index, context.chain, lines))
+            units.extend(_linked_paragraphs(index, context.chain, lines))
 
     def _add_cell(  # noqa: PLR0913 - the units so far, and where the block goes
         self,
@@ -545,6 +544,29 @@ def _paragraphs(index: int, chain: tuple[int, ...], lines: list[str]) -> list[_U
 
 # What makes a list item a card (see _card_items).
 _GRID: Final = _HEADINGS | {"div"}
+# The same, begun as _linked_lines escapes it.
+_ESCAPED_BULLET: Final = re.compile(
+    r"(?:\\[*-]|[\u2022\u00b7\u25aa\u25e6\u25cf\u2023\u2043\u25a0\u25ba\u25b8]) (?=\S)"
+)
+
+
+def _linked_paragraphs(index: int, chain: tuple[int, ...], lines: list[str]) -> list[_Unit]:
+    """_paragraphs of a block with links, its `lines` escaped already (_linked_lines)."""
+    marked = [_ESCAPED_BULLET.match(line) for line in lines]
+    first = 0 if all(marked) else 1 if len(lines) > 2 and all(marked[1:]) else -1
+    if first < 0:
+        lines[:-1] = [line + "\\" for line in lines[:-1]]
+        return [_Unit("done", index, chain, lines)]
+    items = [
+        "- " + _start_escaped(line[bullet.end() :])
+        for line, bullet in zip(lines[first:], marked[first:], strict=True)
+        if bullet is not None
+    ]
+    units = [_Unit("done", index, chain, lines[:first])] if first else []
+    units.append(_Unit("done", index, chain, items))
+    return units
+
+
 # What a blockquote that is a box holds (see _boxes).
 _STRUCTURED: Final = _HEADINGS | {"li", "table", "pre"}
 
@@ -681,11 +703,14 @@ def _linked_lines(raw: str, targets: list[str]) -> list[str]:
         trail = " " if part[-1:].isspace() else ""
         out.append(f"{lead}[{inner}]({_destination(href)}){trail}" if href else _inline(part))
     lines = [" ".join(line.split()) for line in "".join(out).split(BREAK_MARK)]
-    return [
-        _ORDERED.sub(r"\1\\\2", _LINE_START.sub(_escaped, line)) if line[:1] in _STARTS else line
-        for line in lines
-        if line
-    ]
+    return [_start_escaped(line) for line in lines if line]
+
+
+def _start_escaped(line: str) -> str:
+    """A line of escaped inline Markdown with what would start a block escaped too."""
+    if line[:1] in _STARTS:
+        return _ORDERED.sub(r"\1\\\2", _LINE_START.sub(_escaped, line))
+    return line
 
 
 def _destination(href: str) -> str:

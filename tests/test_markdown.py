@@ -380,6 +380,19 @@ def test_a_list_written_as_lines_of_text_renders_as_a_list() -> None:
     )
     items = parsed_elements(markdown)["item"]
     assert items == ["one", "two", "a", "*b*", "item", "sub one", "sub two"]
+    # With links rendered as links, the same (the link's text is the item's).
+    linked = (
+        '<p>Goals:<br>- one <a href="/a">link</a><br>- # two</p><p>x<br>- y <a href="/c">z</a></p>'
+    )
+    markdown = fit_text(linked, LINKS, url="https://e.org/").markdown
+    assert markdown == (
+        "Goals:\n\n- one [link](https://e.org/a)\n- \\# two\n\nx\\\n\\- y [z](https://e.org/c)"
+    )
+    tokens = parser().parse(markdown)
+    items = [
+        t.content for i, t in enumerate(tokens[2:], 2) if tokens[i - 2].type == "list_item_open"
+    ]
+    assert items == ["one [link](https://e.org/a)", "\\# two"]
 
 
 def test_a_layout_table_renders_its_cells_as_blocks() -> None:
