@@ -10,17 +10,17 @@ render as WCXB's Markdown writes them (measured on its dev pages): a list item
 holding a heading or a <div> is a card or a grid's cell, not a list item (a
 card's heading that is a link end to end is its title, a line); a blockquote
 holding a list, heading, table or <pre> is a box, not a quotation; and lines
-of text begun by bullets are a list's items. Its words are the text's words: the lines are
-`render.block_lines`' lines (a code block keeps its blank lines too), and
-the characters Markdown would read as markup are escaped, so that a parser
-gives back what the page says.
+of text begun by bullets are a list's items. Its words are the text's words:
+the lines are `render.block_lines`' lines (a code block keeps its blank lines
+too), and the characters Markdown would read as markup are escaped, so that a
+parser gives back what the page says.
 
 A table is rendered as a table when it is a data table as the data_tables
 rule has it (two rows and two columns or more, no table inside) and no cell
 holds a heading (but in its first row, a title over its columns), a <pre> or
 a blockquote: a layout table's cells are the page's blocks, rendered as they
-are. Rendered on first access (Fit.markdown):
-a caller who never reads it never pays for it, nor for the structure.
+are. Rendered on first access (Fit.markdown): a caller who never reads it
+never pays for it, nor for the structure.
 """
 
 from __future__ import annotations
