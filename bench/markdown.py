@@ -7,7 +7,8 @@ truth and in an output alike, four kinds of element are taken:
 - list items: lines starting (indentation allowed) with `-`, `*`, `+`, or a
   number and `.` or `)`, then a space;
 - table cells: the rows of a pipe table (lines starting and ending with `|`)
-  between the outer pipes, split on `|`, the delimiter row left out;
+  between the outer pipes, split on `|`, the delimiter row left out (a `<br>`
+  in a cell, GitHub's line break there, read as a space);
 - code: the text inside fenced blocks (``` or ~~~).
 
 Outside code, each element becomes its lowercase `\\w+` tokens joined by one
@@ -19,7 +20,11 @@ recall = matches / truth elements, each summed over all pages.
 The fit's recall is bounded by what the fit keeps: "recall of kept" counts
 only the truth's elements whose words the fit's text holds (an element's
 tokens found in a row in the text's tokens; code tokens the text holds),
-which is what the Markdown can render of the kept blocks.
+which is what the Markdown can render of the kept blocks. Symmetrically,
+"precision in truth" counts only the output's elements whose words the
+truth holds (found in a row in the truth's tokens; code tokens the truth
+holds): what the Markdown renders as an element that the truth writes
+otherwise, leaving out what the fit keeps and the truth does not.
 
 Cost: each page's fit (CPU time, best of --rounds passes), then the first
 read of its Fit.markdown (the Markdown rendered), summed over the pages.
@@ -86,7 +91,8 @@ def elements(markdown: str) -> dict[str, Counter[str]]:
             if len(row) >= 2 and row[0] == "|" and row[-1] == "|":
                 cells = row[1:-1].split("|")
                 if not all(_DELIMITER.fullmatch(cell) for cell in cells):
-                    texts.extend(("table cells", cell) for cell in cells)
+                    # A <br> in a cell is a line break, not its words.
+                    texts.extend(("table cells", cell.replace("<br>", " ")) for cell in cells)
         for kind, text in texts:
             normal = " ".join(_tokens(text))
             if normal:
@@ -103,31 +109,42 @@ class Tally:
     truth: Counter[str] = field(default_factory=Counter)
     kept_matches: Counter[str] = field(default_factory=Counter)
     kept_truth: Counter[str] = field(default_factory=Counter)
+    held_matches: Counter[str] = field(default_factory=Counter)
+    held_output: Counter[str] = field(default_factory=Counter)
 
     def add(self, output: str, truth: str, text: str | None = None) -> None:
         got, want = elements(output), elements(truth)
         held = _tokens(text) if text is not None else []
         held_line = " " + " ".join(held) + " "
         held_counts = Counter(held)
+        truth_tokens = _tokens(truth)
+        truth_line = " " + " ".join(truth_tokens) + " "
+        truth_counts = Counter(truth_tokens)
         for kind in KINDS:
             self.matches[kind] += sum((got[kind] & want[kind]).values())
             self.output[kind] += sum(got[kind].values())
             self.truth[kind] += sum(want[kind].values())
             if text is None:
                 continue
-            if kind == "code tokens":
-                kept = want[kind] & held_counts
-            else:
-                kept = Counter(
-                    {element: n for element, n in want[kind].items() if f" {element} " in held_line}
-                )
+            kept = _within(want[kind], held_line, held_counts, kind)
             self.kept_truth[kind] += sum(kept.values())
             self.kept_matches[kind] += sum((got[kind] & kept).values())
+            in_truth = _within(got[kind], truth_line, truth_counts, kind)
+            self.held_output[kind] += sum(in_truth.values())
+            self.held_matches[kind] += sum((in_truth & want[kind]).values())
 
     def row(self, kind: str) -> tuple[float, float]:
         return _ratio(self.matches[kind], self.output[kind]), _ratio(
             self.matches[kind], self.truth[kind]
         )
+
+
+def _within(found: Counter[str], line: str, counts: Counter[str], kind: str) -> Counter[str]:
+    """The elements of `found` whose words another output holds: `line` is its tokens
+    joined by spaces between spaces, `counts` the same as a multiset (for code)."""
+    if kind == "code tokens":
+        return found & counts
+    return Counter({element: n for element, n in found.items() if f" {element} " in line})
 
 
 def _ratio(part: int, whole: int) -> float:
@@ -196,17 +213,21 @@ def main() -> None:
             peer.add(markdown, page.truth_markdown or "")
     print(f"WCXB dev: {len(pages)} pages with a Markdown truth")
     print()
-    header = "| kind | truth | fit P | fit R | fit R of kept | trafilatura P | trafilatura R |"
+    header = (
+        "| kind | truth | fit P | fit P in truth | fit R | fit R of kept | trafilatura P"
+        " | trafilatura R |"
+    )
     print(header)
-    print("|---|---:|---:|---:|---:|---:|---:|")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for kind in KINDS:
         precision, recall = ours.row(kind)
         kept = _ratio(ours.kept_matches[kind], ours.kept_truth[kind])
+        in_truth = _ratio(ours.held_matches[kind], ours.held_output[kind])
         peer_p, peer_r = peer.row(kind)
         peer_cells = "| - | - |" if args.no_peer else f"| {peer_p:.2f} | {peer_r:.2f} |"
         print(
-            f"| {kind} | {ours.truth[kind]} | {precision:.2f} | {recall:.2f} | {kept:.2f} "
-            + peer_cells
+            f"| {kind} | {ours.truth[kind]} | {precision:.2f} | {in_truth:.2f} | {recall:.2f}"
+            f" | {kept:.2f} " + peer_cells
         )
     print()
     print(

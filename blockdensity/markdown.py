@@ -5,16 +5,22 @@ The same blocks as the text, each rendered as the element it sits in says
 heading of its level, a list item behind a `-` or `1.` marker, nested as the
 page nests its lists, a data table's cells as a pipe table, a <pre> as a
 fenced code block, a blockquote behind `>`, anything else as a paragraph; a
-blank line between them. Its words are the text's words: the lines are
-`render.block_lines`' lines (a code block keeps its blank lines too), and
-the characters Markdown would read as markup are escaped, so that a parser
-gives back what the page says.
+blank line between them. Where a page uses an element for layout, its blocks
+render as WCXB's Markdown writes them (measured on its dev pages): a list item
+holding a heading or a <div> is a card or a grid's cell, not a list item (a
+card's heading that is a link end to end is its title, a line); a blockquote
+holding a list, heading, table or <pre> is a box, not a quotation; and lines
+of text begun by bullets are a list's items. Its words are the text's words:
+the lines are `render.block_lines`' lines (a code block keeps its blank lines
+too), and the characters Markdown would read as markup are escaped, so that a
+parser gives back what the page says.
 
 A table is rendered as a table when it is a data table as the data_tables
 rule has it (two rows and two columns or more, no table inside) and no cell
-holds a heading, a <pre> or a blockquote: a layout table's cells are the
-page's blocks, rendered as they are. Rendered on first access (Fit.markdown):
-a caller who never reads it never pays for it, nor for the structure.
+holds a heading (but in its first row, a title over its columns), a <pre> or
+a blockquote: a layout table's cells are the page's blocks, rendered as they
+are. Rendered on first access (Fit.markdown): a caller who never reads it
+never pays for it, nor for the structure.
 """
 
 from __future__ import annotations
@@ -196,6 +202,9 @@ class _Renderer:
         self.contexts: dict[int, _Context] = {}
         self.parents = self.structure.parents
         self.header_rows: dict[int, bool] = {}
+        self.cards = _card_items(self.tags, self.parents)
+        # The list items and blockquotes that add no level: cards (and grid cells), boxes.
+        self.flat = self.cards | _boxes(self.tags, self.parents)
 
     def context(self, entry: int) -> _Context:
         """Where the entry sits: worked out once per entry, from its parent's."""
@@ -210,12 +219,14 @@ class _Renderer:
             path.append(entry)
             entry = parents[entry]
         outer = contexts[entry] if entry >= 0 else _OUTSIDE
-        tags = self.tags
+        tags, flat = self.tags, self.flat
         for inner in reversed(path):
             tag = tags[inner]
             if tag in _CONTEXT_TAGS:
                 outer = _Context(
-                    (*outer.chain, inner) if tag in _CONTAINERS else outer.chain,
+                    (*outer.chain, inner)
+                    if tag in _CONTAINERS and inner not in flat
+                    else outer.chain,
                     _LEVELS.get(tag, outer.level),
                     inner if tag in _CELLS else outer.cell,
                     inner if tag == "pre" else outer.pre,
@@ -223,19 +234,32 @@ class _Renderer:
             contexts[inner] = outer
         return outer
 
+    def _heading_context(self, entry: int, context: _Context, linked: bool) -> _Context:
+        """The context of a block in a heading, in `entry`; `linked`: the block is a link
+        from end to end. Such a heading in a card (a list item holding a heading) is the
+        card's title, a line of its own as a listing's entries are (WCXB's Markdown writes
+        such titles as link lines: on its dev pages 23% of them are headings there,
+        against 85% of other headings)."""
+        if not linked or self.structure.nearest(entry, ("li",)) not in self.cards:
+            return context
+        return _Context(context.chain, 0, context.cell, context.pre)
+
     def is_data_table(self, table: int) -> bool:
         known = self.data_tables.get(table)
         if known is None:
             tags = self.tags
             known = is_data_shape(self.structure.table_shape(table)) and not any(
-                tags[e] in _NOT_IN_CELLS for e in self.structure.descendants(table)
+                tags[e] in _NOT_IN_CELLS and not self._heads_table(e, table)
+                for e in self.structure.descendants(table)
             )
             self.data_tables[table] = known
         return known
 
     def units(self, kept: Sequence[int], links: Links, rendered: str | None) -> list[_Unit]:
         page, structure = self.page, self.structure
-        blocks, texts = page.blocks, _kept_texts(page.text, kept)
+        blocks = page.blocks
+        # The blocks that are links from end to end: a card's title when in a heading.
+        texts, card_titles_at = _kept_texts(page.text, kept)
         entries = structure.block_entries
         # The one-line blocks' lines: those of the text render made of these blocks when
         # given, else collapsed in one pass as render_blocks does.
@@ -261,14 +285,10 @@ class _Renderer:
                 self._add_images(units, images, previous, index)
                 previous = index
             if info[PRE]:
-                key = context.pre if context.pre >= 0 else entries[index]
-                lines = _code_lines(text)
-                last = units[-1] if units else None
-                if last is not None and last.kind == "code" and last.key == key:
-                    last.lines.extend(lines)
-                elif lines:
-                    units.append(_Unit("code", key, self.context(key).chain, lines))
+                self._add_code(units, context.pre if context.pre >= 0 else entries[index], text)
                 continue
+            if context.level:
+                context = self._heading_context(entries[index], context, index in card_titles_at)
             linked = links.get(index)
             if linked is not None:
                 self._add_linked(units, tables, index, context, linked)
@@ -282,11 +302,31 @@ class _Renderer:
             if context.level:
                 units.append(_Unit("heading", context.level, context.chain, [" ".join(text_lines)]))
             else:
-                units.append(_Unit("paragraph", index, context.chain, text_lines))
+                units.extend(_paragraphs(index, context.chain, text_lines))
         if images is not None and previous >= 0:
             self._add_images(units, images, previous, -1)
         self._escape(units, tables)
         return units
+
+    def _heads_table(self, entry: int, table: int) -> bool:
+        """Whether the entry is a heading in the first row of `table` (a title over its
+        columns, which WCXB's Markdown writes as the table's header cell)."""
+        if self.tags[entry] not in _HEADINGS:
+            return False
+        structure = self.structure
+        containers, places = structure.places()
+        cell = structure.nearest(entry, _CELLS)
+        row = containers[cell] if cell >= 0 else -1
+        return row >= 0 and containers[row] == table and places[row] == 0
+
+    def _add_code(self, units: list[_Unit], pre: int, text: str) -> None:
+        """Add a block of the <pre> at entry `pre` to its code unit."""
+        lines = _code_lines(text)
+        last = units[-1] if units else None
+        if last is not None and last.kind == "code" and last.key == pre:
+            last.lines.extend(lines)
+        elif lines:
+            units.append(_Unit("code", pre, self.context(pre).chain, lines))
 
     def _add_images(self, units: list[_Unit], images: Images, previous: int, index: int) -> None:
         """The images between the kept blocks `previous` and `index` (-1: none), as units of
@@ -323,7 +363,7 @@ class _Renderer:
         headings'; the tables' rows."""
         escaped = iter(
             escape_lines(
-                [line for unit in units if unit.kind == "paragraph" for line in unit.lines]
+                [line for unit in units if unit.kind in _ESCAPED_AS_TEXT for line in unit.lines]
             )
         )
         headings = iter(
@@ -339,6 +379,8 @@ class _Renderer:
                     count = len(unit_lines)
                     unit_lines[:] = [next(escaped) + "\\" for _ in range(count - 1)]
                     unit_lines.append(next(escaped))
+            elif kind == "items":
+                unit_lines[:] = ["- " + next(escaped) for _ in range(len(unit_lines))]
             elif kind == "heading":
                 unit_lines[0] = "#" * unit.key + " " + next(headings)
             elif kind == "table":
@@ -408,8 +450,7 @@ class _Renderer:
             heading = _CLOSING.sub(r"\\#", " ".join(lines))
             units.append(_Unit("done", index, context.chain, ["#" * context.level + " " + heading]))
         else:
-            lines[:-1] = [line + "\\" for line in lines[:-1]]
-            units.append(_Unit("done", index, context.chain, lines))
+            units.extend(_linked_paragraphs(index, context.chain, lines))
 
     def _add_cell(  # noqa: PLR0913 - the units so far, and where the block goes
         self,
@@ -483,6 +524,100 @@ class _Renderer:
         return chain[:-1] == previous and (not ordered or place == 0)
 
 
+# A line the page begins with a bullet of its own: a list written as lines of text.
+_BULLET: Final = re.compile(
+    r"[\u2022\u00b7\u25aa\u25e6\u25cf\u2023\u2043\u25a0\u25ba\u25b8*-] (?=\S)"
+)
+_ESCAPED_AS_TEXT: Final = frozenset({"paragraph", "items"})
+
+
+def _paragraphs(index: int, chain: tuple[int, ...], lines: list[str]) -> list[_Unit]:
+    """A block of text as a paragraph; as a list's items when each of its lines begins
+    with a bullet character and a space (the bullet then goes: it is no word), or as a
+    paragraph and items when each of its lines but the first does, two lines or more."""
+    if _BULLET.match(lines[-1]) is None:
+        return [_Unit("paragraph", index, chain, lines)]
+    bulleted = [_BULLET.match(line) is not None for line in lines]
+    if all(bulleted):
+        return [_Unit("items", index, chain, [line[2:] for line in lines])]
+    if len(lines) > 2 and all(bulleted[1:]):  # a line, then two items or more
+        return [
+            _Unit("paragraph", index, chain, lines[:1]),
+            _Unit("items", index, chain, [line[2:] for line in lines[1:]]),
+        ]
+    return [_Unit("paragraph", index, chain, lines)]
+
+
+# What makes a list item a card (see _card_items).
+_GRID: Final = _HEADINGS | {"div"}
+# The same, begun as _linked_lines escapes it.
+_ESCAPED_BULLET: Final = re.compile(
+    r"(?:\\[*-]|[\u2022\u00b7\u25aa\u25e6\u25cf\u2023\u2043\u25a0\u25ba\u25b8]) (?=\S)"
+)
+
+
+def _linked_paragraphs(index: int, chain: tuple[int, ...], lines: list[str]) -> list[_Unit]:
+    """_paragraphs of a block with links, its `lines` escaped already (_linked_lines)."""
+    marked = [_ESCAPED_BULLET.match(line) for line in lines]
+    first = 0 if all(marked) else 1 if len(lines) > 2 and all(marked[1:]) else -1
+    if first < 0:
+        lines[:-1] = [line + "\\" for line in lines[:-1]]
+        return [_Unit("done", index, chain, lines)]
+    items = [
+        "- " + _start_escaped(line[bullet.end() :])
+        for line, bullet in zip(lines[first:], marked[first:], strict=True)
+        if bullet is not None
+    ]
+    units = [_Unit("done", index, chain, lines[:first])] if first else []
+    units.append(_Unit("done", index, chain, items))
+    return units
+
+
+# What a blockquote that is a box holds (see _boxes).
+_STRUCTURED: Final = _HEADINGS | {"li", "table", "pre"}
+
+
+def _boxes(tags: list[str], parents: list[int]) -> set[int]:
+    """The blockquotes holding a list, a heading, a table or a <pre>: boxes of a page
+    (an example, a note, a post's code) rather than quotations; their blocks render
+    unquoted, as WCXB's Markdown writes them (on its dev pages, of the lines the fit
+    renders in such quotes and the truth holds as lines, it quotes no list item, 12 of
+    41 headings and no code)."""
+    boxes: set[int] = set()
+    if "blockquote" not in tags:
+        return boxes
+    seen: set[int] = set()  # entries whose ancestors were all walked
+    for entry, tag in enumerate(tags):
+        if tag in _STRUCTURED:
+            around = parents[entry]
+            while around >= 0 and around not in seen:
+                seen.add(around)
+                if tags[around] == "blockquote":
+                    boxes.add(around)
+                around = parents[around]
+    return boxes
+
+
+def _card_items(tags: list[str], parents: list[int]) -> set[int]:
+    """The innermost list item around each heading or <div>: cards and cells of a grid
+    (a listing's entries, a product's features, a menu's panels), whose blocks render as
+    blocks rather than as one list item. WCXB's Markdown writes them so: on its dev
+    pages none of the other blocks of items holding a heading is a list item there, and
+    1% of the blocks in a <div> in an item; and a heading inside a list item does not
+    read as one of the page's headings."""
+    found: set[int] = set()
+    # Each entry's innermost list item, itself included (-1: none): entries come in
+    # document order, a parent before its children.
+    items: list[int] = []
+    for entry, tag in enumerate(tags):
+        parent = parents[entry]
+        around = items[parent] if parent >= 0 else -1
+        items.append(entry if tag == "li" else around)
+        if around >= 0 and tag in _GRID:
+            found.add(around)
+    return found
+
+
 def _rendered_lines(
     kept: Sequence[int],
     plain: list[int],
@@ -509,22 +644,27 @@ def _rendered_lines(
     return found if cursor == len(lines) else None
 
 
-def _kept_texts(text: str, kept: Sequence[int]) -> dict[int, str]:
+def _kept_texts(text: str, kept: Sequence[int]) -> tuple[dict[int, str], set[int]]:
     """The kept blocks' texts, as Page.block_texts() has them (anchor and sup/sub marks
     gone), without splitting the text past the last kept block nor cleaning the others'
-    (which block_texts does for the whole page)."""
+    (which block_texts does for the whole page); and the kept blocks that are links
+    from end to end."""
     parts = text.split(BLOCK_END, max(kept) + 1)
     texts = {}
+    linked: set[int] = set()
     for index in kept:
         part = parts[index]
         if ANCHOR_MARK in part:
+            stripped = part.strip()
+            if stripped[:1] == ANCHOR_MARK and stripped[-1:] == ANCHOR_MARK:
+                linked.add(index)
             part = part.replace(ANCHOR_MARK, "")
         if SUB_OPEN in part:
             part = part.replace(SUB_OPEN, "")
         if SUB_CLOSE in part:
             part = part.replace(SUB_CLOSE, "")
         texts[index] = part
-    return texts
+    return texts, linked
 
 
 def _image_unit(image: Image, block: int, chain: tuple[int, ...]) -> _Unit:
@@ -569,11 +709,14 @@ def _linked_lines(raw: str, targets: list[str]) -> list[str]:
         trail = " " if part[-1:].isspace() else ""
         out.append(f"{lead}[{inner}]({_destination(href)}){trail}" if href else _inline(part))
     lines = [" ".join(line.split()) for line in "".join(out).split(BREAK_MARK)]
-    return [
-        _ORDERED.sub(r"\1\\\2", _LINE_START.sub(_escaped, line)) if line[:1] in _STARTS else line
-        for line in lines
-        if line
-    ]
+    return [_start_escaped(line) for line in lines if line]
+
+
+def _start_escaped(line: str) -> str:
+    """A line of escaped inline Markdown with what would start a block escaped too."""
+    if line[:1] in _STARTS:
+        return _ORDERED.sub(r"\1\\\2", _LINE_START.sub(_escaped, line))
+    return line
 
 
 def _destination(href: str) -> str:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import html
+import re
 from collections import Counter
 from dataclasses import dataclass
 
@@ -251,9 +252,32 @@ def kept_elements(page: str, fit: Fit) -> dict[str, list[str]]:
             found["cell"].extend(block.text.split("\n"))
         elif level is not None:
             found["heading"].append(f"h{level} " + " ".join(block.text.split("\n")))
-        elif structure.list_item(index) is not None:
-            found["item"].append(block.text)
+        else:
+            lines, items = bulleted(block.text.split("\n"))
+            found["item"].extend(items)
+            if lines and structure.list_item(index) is not None:
+                found["item"].append("\n".join(lines))
     return found
+
+
+BULLET = re.compile(r"[\u2022\u00b7\u25aa\u25e6\u25cf\u2023\u2043\u25a0\u25ba\u25b8*-] (?=\S)")
+
+
+BULLETS = Counter(
+    dict.fromkeys("\u2022\u00b7\u25aa\u25e6\u25cf\u2023\u2043\u25a0\u25ba\u25b8*-", 1_000)
+)
+
+
+def bulleted(lines: list[str]) -> tuple[list[str], list[str]]:
+    """A paragraph's lines as the Markdown renders them: (its lines of text, its lines
+    that are list items, bullets gone). Lines that all begin with a bullet and a space
+    are items, and so are all but the first when they are two or more."""
+    marked = [BULLET.match(line) is not None for line in lines]
+    if all(marked):
+        return [], [line[2:] for line in lines]
+    if len(lines) > 2 and all(marked[1:]):
+        return lines[:1], [line[2:] for line in lines[1:]]
+    return lines, []
 
 
 def parsed_elements(markdown: str) -> dict[str, list[str]]:
@@ -301,7 +325,8 @@ def test_the_markdown_holds_the_texts_words(page: str) -> None:
             plain.append(inline_text(token).replace("<br>", " "))
         elif token.type == "fence":
             plain.append(token.content)
-    assert Counter(" ".join(plain).split()) == Counter(fit.text.split())
+    # (A bullet that begins a line of a list written as text goes: it is no word.)
+    assert Counter(" ".join(plain).split()) - BULLETS == Counter(fit.text.split()) - BULLETS
 
 
 # --------------------------------------------------------------------------- cases
@@ -323,14 +348,102 @@ def test_a_page_as_markdown() -> None:
     )
 
 
-def test_an_ordered_list_keeps_the_pages_numbers_and_nests_in_a_quote() -> None:
-    page = "<blockquote><ol><li>a</li><li>b<ol><li>c</li></ol></li></ol></blockquote>"
-    assert fit_text(page, KEEP_ALL).markdown == "> 1. a\n> 2. b\n>    1. c"
+def test_an_ordered_list_keeps_the_pages_numbers_and_nests() -> None:
+    page = "<ol><li>a</li><li>b<ol><li>c</li></ol></li></ol>"
+    assert fit_text(page, KEEP_ALL).markdown == "1. a\n2. b\n   1. c"
+
+
+def test_a_blockquote_holding_structure_is_a_box_rendered_unquoted() -> None:
+    # A blockquote around a list, a heading, a table or a <pre> frames an example or a
+    # note: its blocks render as they would outside it. One of paragraphs is a quote.
+    page = (
+        "<blockquote><ol><li>a</li><li>b</li></ol></blockquote>"
+        "<blockquote><p>Example:</p><pre>x = 1</pre></blockquote>"
+        "<blockquote><p>q1</p><blockquote><p>q2</p></blockquote></blockquote>"
+    )
+    assert fit_text(page, KEEP_ALL).markdown == (
+        "1. a\n2. b\n\nExample:\n\n```\nx = 1\n```\n\n> q1\n>\n> > q2"
+    )
+
+
+def test_a_list_written_as_lines_of_text_renders_as_a_list() -> None:
+    # Lines that each begin with a bullet and a space; or all but a first line, when
+    # two or more do. A bullet alone on one line of two is left as text.
+    page = (
+        "<p>Goals:<br>- one<br>- two</p><p>&bull; a<br>&bull; *b*</p><p>x<br>- y</p>"
+        "<ul><li>item<br>&bull; sub one<br>&bull; sub two</li></ul>"
+    )
+    markdown = fit_text(page, KEEP_ALL).markdown
+    assert markdown == (
+        "Goals:\n\n- one\n- two\n\n- a\n- \\*b\\*\n\nx\\\n\\- y\n\n"
+        "- item\n\n  - sub one\n  - sub two"
+    )
+    items = parsed_elements(markdown)["item"]
+    assert items == ["one", "two", "a", "*b*", "item", "sub one", "sub two"]
+    # With links rendered as links, the same (the link's text is the item's).
+    linked = (
+        '<p>Goals:<br>- one <a href="/a">link</a><br>- # two</p><p>x<br>- y <a href="/c">z</a></p>'
+    )
+    markdown = fit_text(linked, LINKS, url="https://e.org/").markdown
+    assert markdown == (
+        "Goals:\n\n- one [link](https://e.org/a)\n- \\# two\n\nx\\\n\\- y [z](https://e.org/c)"
+    )
+    tokens = parser().parse(markdown)
+    items = [
+        t.content for i, t in enumerate(tokens[2:], 2) if tokens[i - 2].type == "list_item_open"
+    ]
+    assert items == ["one [link](https://e.org/a)", "\\# two"]
 
 
 def test_a_layout_table_renders_its_cells_as_blocks() -> None:
     page = "<table><tr><td><h2>Side</h2><p>text</p></td><td><p>more</p></td></tr></table>"
     assert fit_text(page, KEEP_ALL).markdown == "## Side\n\ntext\n\nmore"
+
+
+def test_a_list_item_holding_a_heading_renders_as_blocks() -> None:
+    # A card of a grid: its heading is one of the page's headings, its other blocks
+    # paragraphs; a card's heading that is a link from end to end is its title, a line.
+    page = (
+        "<ul><li><h3>Title</h3><p>text</p></li><li><h3><a href=/x>Linked</a></h3>"
+        "<p>more</p></li></ul><ol><li>one<ul><li><h4>Deep</h4></li></ul></li><li>two</li></ol>"
+        "<h2><a href=/y>Section</a></h2>"
+    )
+    expected = (
+        "### Title\n\ntext\n\n{linked}\n\nmore\n\n1. one\n\n   #### Deep\n2. two\n\n## {section}"
+    )
+    assert fit_text(page, KEEP_ALL).markdown == expected.format(linked="Linked", section="Section")
+    assert fit_text(page, LINKS, url="https://e.org/").markdown == expected.format(
+        linked="[Linked](https://e.org/x)", section="[Section](https://e.org/y)"
+    )
+    tokens = parser().parse(fit_text(page, KEEP_ALL).markdown)
+    headings = [tokens[i + 1].content for i, t in enumerate(tokens) if t.type == "heading_open"]
+    assert headings == ["Title", "Deep", "Section"]
+
+
+def test_a_list_item_laid_out_in_divs_is_a_grid_cell() -> None:
+    # A list used as a grid: the <div>s in an item are its blocks, not an entry's text.
+    # The items of a list nested in such an item stay items.
+    page = (
+        "<ul><li><div>cell one</div><div>price</div></li><li><div>cell two</div>"
+        "<ul><li>nested</li></ul></li></ul><ol><li>entry<p>more</p></li></ol>"
+    )
+    assert fit_text(page, KEEP_ALL).markdown == (
+        "cell one\n\nprice\n\ncell two\n\n- nested\n\n1. entry\n\n   more"
+    )
+
+
+def test_a_heading_over_a_tables_columns_is_its_header_cell() -> None:
+    # A heading in the first row titles the columns: the table stays a data table. One
+    # in a later row makes it a layout table, its cells the page's blocks.
+    rows = "<tr><td>Price</td><td>$1</td></tr><tr><td>Size</td><td>2 m</td></tr>"
+    page = f"<table><tr><th><h3>Specs</h3></th><th>Value</th></tr>{rows}</table>"
+    assert fit_text(page, KEEP_ALL).markdown == (
+        "| Specs | Value |\n| --- | --- |\n| Price | $1 |\n| Size | 2 m |"
+    )
+    layout = f"<table>{rows}<tr><td><h3>Specs</h3></td><td>Value</td></tr></table>"
+    assert fit_text(layout, KEEP_ALL).markdown == (
+        "Price\n\n$1\n\nSize\n\n2 m\n\n### Specs\n\nValue"
+    )
 
 
 def test_markdown_is_rendered_on_first_read_only() -> None:
