@@ -7,8 +7,7 @@ truth and in an output alike, four kinds of element are taken:
 - list items: lines starting (indentation allowed) with `-`, `*`, `+`, or a
   number and `.` or `)`, then a space;
 - table cells: the rows of a pipe table (lines starting and ending with `|`)
-  between the outer pipes, split on `|`, the delimiter row left out (a `<br>`
-  in a cell, GitHub's line break there, read as a space);
+  between the outer pipes, split on `|`, the delimiter row left out;
 - code: the text inside fenced blocks (``` or ~~~).
 
 Outside code, each element becomes its lowercase `\\w+` tokens joined by one
@@ -91,8 +90,7 @@ def elements(markdown: str) -> dict[str, Counter[str]]:
             if len(row) >= 2 and row[0] == "|" and row[-1] == "|":
                 cells = row[1:-1].split("|")
                 if not all(_DELIMITER.fullmatch(cell) for cell in cells):
-                    # A <br> in a cell is a line break, not its words.
-                    texts.extend(("table cells", cell.replace("<br>", " ")) for cell in cells)
+                    texts.extend(("table cells", cell) for cell in cells)
         for kind, text in texts:
             normal = " ".join(_tokens(text))
             if normal:
