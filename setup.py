@@ -69,6 +69,7 @@ COMPILED = [
     "blockdensity/decide/kinds.py",
     "blockdensity/decide/container.py",
     "blockdensity/decide/forum.py",
+    "blockdensity/decide/posts.py",
     "blockdensity/decide/listing.py",
     "blockdensity/decide/tables.py",
     "blockdensity/decide/grid.py",

@@ -75,6 +75,9 @@ class Rule(StrEnum):
     DATA_TABLES = "data_tables"
     # on a forum, the posts the comments rule took are the thread's text
     FORUM_POSTS = "forum_posts"
+    # on a forum, the blocks laid out as the thread's post bodies (one tag and
+    # class path, prose) that the tree or the container rules dropped are kept
+    POST_BODIES = "post_bodies"
     # on listings, collections, documentation and service pages, what the tree
     # rejected inside the trusted main or content container is kept: item cards,
     # reference lines, short feature sections

@@ -503,6 +503,7 @@ UNDECLARED_REASONS = {
     Reason.DATA_TABLE,
     Reason.FOOTER_MAJORITY,
     Reason.FORUM_POST,
+    Reason.POST_BODY,
     Reason.CONTAINER_TEXT,
     Reason.SPAN_TEXT,
     Reason.ITEM_CARD,

@@ -123,6 +123,54 @@ def test_a_forum_leaves_out_the_short_remarks_under_the_posts_it_keeps() -> None
     assert Reason.FORUM_POST in {block.reason for block in thread.blocks}
 
 
+def thread_post(n: int, words: int) -> str:
+    """A post of a thread's template: a linked author line, a body, a join line."""
+    return (
+        f'<div class="post"><div class="author"><a href="/u/{n}">user{n}</a>'
+        f' <a href="/p/{n}">#{n}</a></div>'
+        f'<div class="body"><p>{seq(f"b{n}x", 1, words)}</p></div>'
+        f'<div class="joined">Joined 2024 \u00b7 {n}0 posts</div></div>'
+    )
+
+
+# An opening post the tree keeps, then short replies it rejects: each follows a link-dense
+# author line.
+REPLIES = page("<main>" + thread_post(0, 60) + "".join(thread_post(n, 12) for n in range(1, 5)))
+
+
+def test_a_forum_keeps_the_replies_laid_out_as_its_posts() -> None:
+    as_forum = fit_text(REPLIES, page_type=PageType.FORUM)
+    as_article = fit_text(REPLIES, page_type=PageType.ARTICLE)
+    without = fit_text(
+        REPLIES,
+        Conf(article_rules=ARTICLE_RULES - {Rule.POST_BODIES}),
+        page_type=PageType.FORUM,
+    )
+    for n in range(1, 5):
+        assert seq(f"b{n}x", 1, 12) in as_forum.text
+        assert seq(f"b{n}x", 1, 12) not in as_article.text
+        assert seq(f"b{n}x", 1, 12) not in without.text
+        # The author lines and the join lines repeat a layout too, but short or linked.
+        assert f"user{n}" not in as_forum.text
+        assert "Joined" not in as_forum.text
+    assert Reason.POST_BODY in {block.reason for block in as_forum.blocks}
+
+
+def test_a_forum_keeps_no_layout_of_short_or_linked_lines() -> None:
+    teasers = "".join(
+        f'<div class="teaser"><p><a href="/t/{n}">{seq(f"t{n}x", 1, 6)}</a> {seq(f"s{n}x", 1, 3)}'
+        "</p></div>"
+        for n in range(5)
+    )
+    # Two posts only: too few for a thread's layout.
+    few = page("<main>" + thread_post(0, 60) + thread_post(1, 12) + "</main>" + teasers)
+    fit = fit_text(few, page_type=PageType.FORUM)
+    assert seq("b01x", 1, 12) not in fit.text
+    for n in range(5):
+        assert seq(f"s{n}x", 1, 3) not in fit.text
+    assert Reason.POST_BODY not in {block.reason for block in fit.blocks}
+
+
 PRODUCT = page(
     f"<main><h1>{seq('p', 1, 4)}</h1><p>{seq('a', 1, 40)}</p>"
     "<div>Weight: 2 kg</div><div>Colour: black</div><div>Size: large</div>"

@@ -27,7 +27,9 @@ _NOT_AN_ARTICLE: Final = frozenset((Rule.FOOTER_MAJORITY, Rule.CONTAINER_TEXT, R
 _ITEMS: Final = frozenset((Rule.ITEM_CARDS, Rule.ITEM_GRID, Rule.TITLE_REGION, Rule.DUPLICATE_TEXT))
 KIND_RULES: Final[dict[PageType, frozenset[Rule]]] = {
     PageType.ARTICLE: frozenset(),
-    PageType.FORUM: frozenset((Rule.FOOTER_MAJORITY, Rule.FORUM_POSTS, Rule.DUPLICATE_TEXT)),
+    PageType.FORUM: frozenset(
+        (Rule.FOOTER_MAJORITY, Rule.FORUM_POSTS, Rule.POST_BODIES, Rule.DUPLICATE_TEXT)
+    ),
     PageType.PRODUCT: frozenset(
         (
             Rule.FOOTER_MAJORITY,

@@ -46,6 +46,7 @@ class Outcome(IntEnum):
     RELATED = 21  # in a grid of short cards with prices, on a product page
     REVIEWS = 22  # in a section headed as reviews or questions, on a product page
     RELATED_SECTION = 23  # in a section headed as other products, on a product page
+    POST_BODY = 24  # kept: laid out as a forum thread's post bodies
 
 
 KEPT_OUTCOMES: Final = frozenset(
@@ -55,6 +56,7 @@ KEPT_OUTCOMES: Final = frozenset(
         Outcome.PROSE,
         Outcome.BETWEEN,
         Outcome.POST,
+        Outcome.POST_BODY,
         Outcome.CONTAINER,
         Outcome.SPAN,
         Outcome.CARD,
@@ -75,6 +77,7 @@ RULE_OUTCOMES: Final = {
     Rule.BETWEEN_TEXT: Outcome.BETWEEN,
     Rule.FOOTER_MAJORITY: Outcome.FOOTER,
     Rule.FORUM_POSTS: Outcome.POST,
+    Rule.POST_BODIES: Outcome.POST_BODY,
     Rule.CONTAINER_TEXT: Outcome.CONTAINER,
     Rule.SPAN_TEXT: Outcome.SPAN,
     Rule.ITEM_CARDS: Outcome.CARD,
@@ -104,6 +107,7 @@ REPORTED: Final[dict[Outcome, tuple[Decision, Reason | None]]] = {
     Outcome.BETWEEN: (Decision.CONTENT, Reason.BETWEEN_TEXT),
     Outcome.FOOTER: (Decision.DROPPED, Reason.FOOTER_MAJORITY),
     Outcome.POST: (Decision.CONTENT, Reason.FORUM_POST),
+    Outcome.POST_BODY: (Decision.CONTENT, Reason.POST_BODY),
     Outcome.CONTAINER: (Decision.CONTENT, Reason.CONTAINER_TEXT),
     Outcome.SPAN: (Decision.CONTENT, Reason.SPAN_TEXT),
     Outcome.CARD: (Decision.CONTENT, Reason.ITEM_CARD),
