@@ -75,6 +75,9 @@ class Rule(StrEnum):
     DATA_TABLES = "data_tables"
     # on a forum, the posts the comments rule took are the thread's text
     FORUM_POSTS = "forum_posts"
+    # on services, a box region (promo, banner...) that holds most of what the
+    # tree kept is the content: its kept blocks stay
+    BOX_MAJORITY = "box_majority"
     # on a forum, the blocks laid out as the thread's post bodies (one tag and
     # class path, prose) that the tree or the container rules dropped are kept
     POST_BODIES = "post_bodies"

@@ -504,6 +504,7 @@ UNDECLARED_REASONS = {
     Reason.FOOTER_MAJORITY,
     Reason.FORUM_POST,
     Reason.POST_BODY,
+    Reason.BOX_MAJORITY,
     Reason.CONTAINER_TEXT,
     Reason.SPAN_TEXT,
     Reason.ITEM_CARD,

@@ -171,6 +171,42 @@ def test_a_forum_keeps_no_layout_of_short_or_linked_lines() -> None:
     assert Reason.POST_BODY not in {block.reason for block in fit.blocks}
 
 
+def promoted(paragraphs: int) -> str:
+    """An article-structured page: a kept paragraph, then a region whose class names a
+    promotion (a box to the article rules) holding `paragraphs` paragraphs of 40 words."""
+    return page(
+        f"<article><h1>{seq('h', 1, 4)}</h1><p>{seq('a', 1, 50)}</p>"
+        '<div class="node--promoted">'
+        + "".join(f"<p>{seq(f'p{n}x', 1, 40)}</p>" for n in range(paragraphs))
+        + "</div></article>"
+    )
+
+
+def test_a_service_page_keeps_a_box_that_holds_most_of_its_text() -> None:
+    # The box holds 120 of the 174 words the tree keeps: above BOX_SHARE, under the
+    # article rules' own guard (0.85).
+    as_service = fit_text(promoted(3), page_type=PageType.SERVICE)
+    as_article = fit_text(promoted(3), page_type=PageType.ARTICLE)
+    without = fit_text(
+        promoted(3),
+        Conf(article_rules=ARTICLE_RULES - {Rule.BOX_MAJORITY}),
+        page_type=PageType.SERVICE,
+    )
+    for n in range(3):
+        assert seq(f"p{n}x", 1, 40) in as_service.text
+        assert seq(f"p{n}x", 1, 40) not in as_article.text
+        assert seq(f"p{n}x", 1, 40) not in without.text
+    assert Reason.BOX_MAJORITY in {block.reason for block in as_service.blocks}
+
+
+def test_a_service_page_drops_a_box_that_holds_less_than_most_of_its_text() -> None:
+    # One paragraph: 40 of 94 kept words.
+    fit = fit_text(promoted(1), page_type=PageType.SERVICE)
+    assert seq("a", 1, 50) in fit.text
+    assert seq("p0x", 1, 40) not in fit.text
+    assert Reason.BOX_MAJORITY not in {block.reason for block in fit.blocks}
+
+
 PRODUCT = page(
     f"<main><h1>{seq('p', 1, 4)}</h1><p>{seq('a', 1, 40)}</p>"
     "<div>Weight: 2 kg</div><div>Colour: black</div><div>Size: large</div>"

@@ -44,7 +44,7 @@ KIND_RULES: Final[dict[PageType, frozenset[Rule]]] = {
     PageType.COLLECTION: _NOT_AN_ARTICLE | _ITEMS,
     PageType.LISTING: _NOT_AN_ARTICLE | _ITEMS,
     PageType.DOCUMENTATION: _NOT_AN_ARTICLE | {Rule.TITLE_REGION},
-    PageType.SERVICE: _NOT_AN_ARTICLE | {Rule.TITLE_REGION, Rule.DUPLICATE_TEXT},
+    PageType.SERVICE: _NOT_AN_ARTICLE | {Rule.TITLE_REGION, Rule.DUPLICATE_TEXT, Rule.BOX_MAJORITY},
 }
 # The rules that run only on the kinds the table gives them.
 KIND_ONLY: Final = frozenset().union(*KIND_RULES.values())

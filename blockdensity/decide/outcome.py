@@ -47,6 +47,7 @@ class Outcome(IntEnum):
     REVIEWS = 22  # in a section headed as reviews or questions, on a product page
     RELATED_SECTION = 23  # in a section headed as other products, on a product page
     POST_BODY = 24  # kept: laid out as a forum thread's post bodies
+    BOX_CONTENT = 25  # kept: in a box region holding most of what the tree kept
 
 
 KEPT_OUTCOMES: Final = frozenset(
@@ -57,6 +58,7 @@ KEPT_OUTCOMES: Final = frozenset(
         Outcome.BETWEEN,
         Outcome.POST,
         Outcome.POST_BODY,
+        Outcome.BOX_CONTENT,
         Outcome.CONTAINER,
         Outcome.SPAN,
         Outcome.CARD,
@@ -78,6 +80,7 @@ RULE_OUTCOMES: Final = {
     Rule.FOOTER_MAJORITY: Outcome.FOOTER,
     Rule.FORUM_POSTS: Outcome.POST,
     Rule.POST_BODIES: Outcome.POST_BODY,
+    Rule.BOX_MAJORITY: Outcome.BOX_CONTENT,
     Rule.CONTAINER_TEXT: Outcome.CONTAINER,
     Rule.SPAN_TEXT: Outcome.SPAN,
     Rule.ITEM_CARDS: Outcome.CARD,
@@ -108,6 +111,7 @@ REPORTED: Final[dict[Outcome, tuple[Decision, Reason | None]]] = {
     Outcome.FOOTER: (Decision.DROPPED, Reason.FOOTER_MAJORITY),
     Outcome.POST: (Decision.CONTENT, Reason.FORUM_POST),
     Outcome.POST_BODY: (Decision.CONTENT, Reason.POST_BODY),
+    Outcome.BOX_CONTENT: (Decision.CONTENT, Reason.BOX_MAJORITY),
     Outcome.CONTAINER: (Decision.CONTENT, Reason.CONTAINER_TEXT),
     Outcome.SPAN: (Decision.CONTENT, Reason.SPAN_TEXT),
     Outcome.CARD: (Decision.CONTENT, Reason.ITEM_CARD),

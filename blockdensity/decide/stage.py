@@ -56,6 +56,7 @@ PASSES: Final[tuple[tuple[frozenset[Rule], Pass], ...]] = (
     (article.SEQUENCE_RULES, article.apply_sequence),
     # The rules by kind of page (decide.kinds says which kinds each runs on).
     (frozenset((Rule.FOOTER_MAJORITY,)), container.apply_footer),
+    (frozenset((Rule.BOX_MAJORITY,)), container.apply_boxes),
     (frozenset((Rule.DATA_TABLES,)), tables.apply),
     (frozenset((Rule.FORUM_POSTS,)), forum.apply),
     (frozenset((Rule.POST_BODIES,)), posts.apply),
