@@ -77,6 +77,7 @@ COMPILED = [
     "blockdensity/decide/title.py",
     "blockdensity/decide/related.py",
     "blockdensity/decide/sections.py",
+    "blockdensity/decide/chrome.py",
     "blockdensity/decide/stage.py",
     "blockdensity/render.py",
     "blockdensity/structure.py",

@@ -78,6 +78,9 @@ class Rule(StrEnum):
     # on services, a box region (promo, banner...) that holds most of what the
     # tree kept is the content: its kept blocks stay
     BOX_MAJORITY = "box_majority"
+    # on documentation, a short kept line about the page itself ("Last modified
+    # ...", "Edit this page", "Was this page helpful?") is dropped
+    PAGE_CHROME = "page_chrome"
     # on a forum, the blocks laid out as the thread's post bodies (one tag and
     # class path, prose) that the tree or the container rules dropped are kept
     POST_BODIES = "post_bodies"

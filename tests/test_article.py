@@ -505,6 +505,7 @@ UNDECLARED_REASONS = {
     Reason.FORUM_POST,
     Reason.POST_BODY,
     Reason.BOX_MAJORITY,
+    Reason.PAGE_CHROME,
     Reason.CONTAINER_TEXT,
     Reason.SPAN_TEXT,
     Reason.ITEM_CARD,

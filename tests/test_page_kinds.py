@@ -207,6 +207,34 @@ def test_a_service_page_drops_a_box_that_holds_less_than_most_of_its_text() -> N
     assert Reason.BOX_MAJORITY not in {block.reason for block in fit.blocks}
 
 
+# A reference page: its text in <main>, then the lines about the page itself that the
+# container rules keep with it.
+REFERENCE = page(
+    f"<main><h1>{seq('h', 1, 3)}</h1><p>{seq('a', 1, 40)}</p><p>{seq('b', 1, 30)}</p>"
+    "<p>This page was last modified on Sep 25, 2024 by contributors.</p>"
+    "<div>Edit this page on GitHub</div><div>Was this page helpful?</div>"
+    f"<p>The handler is last modified by the caller: {seq('c', 1, 25)}</p></main>"
+)
+
+
+def test_a_documentation_page_drops_the_short_lines_about_itself() -> None:
+    as_docs = fit_text(REFERENCE, page_type=PageType.DOCUMENTATION)
+    as_article = fit_text(REFERENCE, page_type=PageType.ARTICLE)
+    without = fit_text(
+        REFERENCE,
+        Conf(article_rules=ARTICLE_RULES - {Rule.PAGE_CHROME}),
+        page_type=PageType.DOCUMENTATION,
+    )
+    for line in ("last modified on Sep 25", "Edit this page", "Was this page helpful"):
+        assert line not in as_docs.text
+        assert line in without.text
+    assert "last modified on Sep 25" in as_article.text
+    # A paragraph of the text that uses the words is longer than a chrome line.
+    assert seq("c", 1, 25) in as_docs.text
+    assert seq("a", 1, 40) in as_docs.text
+    assert Reason.PAGE_CHROME in {block.reason for block in as_docs.blocks}
+
+
 PRODUCT = page(
     f"<main><h1>{seq('p', 1, 4)}</h1><p>{seq('a', 1, 40)}</p>"
     "<div>Weight: 2 kg</div><div>Colour: black</div><div>Size: large</div>"

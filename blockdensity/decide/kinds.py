@@ -43,7 +43,7 @@ KIND_RULES: Final[dict[PageType, frozenset[Rule]]] = {
     ),
     PageType.COLLECTION: _NOT_AN_ARTICLE | _ITEMS,
     PageType.LISTING: _NOT_AN_ARTICLE | _ITEMS,
-    PageType.DOCUMENTATION: _NOT_AN_ARTICLE | {Rule.TITLE_REGION},
+    PageType.DOCUMENTATION: _NOT_AN_ARTICLE | {Rule.TITLE_REGION, Rule.PAGE_CHROME},
     PageType.SERVICE: _NOT_AN_ARTICLE | {Rule.TITLE_REGION, Rule.DUPLICATE_TEXT, Rule.BOX_MAJORITY},
 }
 # The rules that run only on the kinds the table gives them.
