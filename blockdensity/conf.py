@@ -75,6 +75,15 @@ class Rule(StrEnum):
     DATA_TABLES = "data_tables"
     # on a forum, the posts the comments rule took are the thread's text
     FORUM_POSTS = "forum_posts"
+    # on services, a box region (promo, banner...) that holds most of what the
+    # tree kept is the content: its kept blocks stay
+    BOX_MAJORITY = "box_majority"
+    # on documentation, a short kept line about the page itself ("Last modified
+    # ...", "Edit this page", "Was this page helpful?") is dropped
+    PAGE_CHROME = "page_chrome"
+    # on a forum, the blocks laid out as the thread's post bodies (one tag and
+    # class path, prose) that the tree or the container rules dropped are kept
+    POST_BODIES = "post_bodies"
     # on listings, collections, documentation and service pages, what the tree
     # rejected inside the trusted main or content container is kept: item cards,
     # reference lines, short feature sections

@@ -98,6 +98,9 @@ class Reason(StrEnum):
     # The rules by kind of page (blockdensity.decide.kinds).
     FOOTER_MAJORITY = "footer_majority"  # dropped: a footer kept for holding most of the text
     FORUM_POST = "forum_post"  # kept: a post of a forum thread the comments rule took
+    POST_BODY = "post_body"  # kept: laid out as a forum thread's post bodies (post_bodies)
+    BOX_MAJORITY = "box_majority"  # kept: in a box region holding most of what the tree kept
+    PAGE_CHROME = "page_chrome"  # dropped: a short line about the page itself (documentation)
     CONTAINER_TEXT = "container_text"  # kept: rejected by the tree inside the trusted container
     SPAN_TEXT = "span_text"  # kept: a short block with few links between kept text
     ITEM_CARD = "item_card"  # kept: an item card's heading or line (listings, collections)

@@ -357,7 +357,9 @@ def test_reason_values_are_the_tree_leaves_and_the_semantic_article_and_kind_rul
         "outside_main_container", "outside_inner_container", "linked_prose",
         "outside_content_container", "list_heading", "between_text",
         # the rules by kind of page (tests/test_page_kinds.py)
-        "footer_majority", "forum_post", "container_text", "span_text", "item_card", "data_table",
-        "item_grid", "duplicate_text", "outside_title_region",
+        "footer_majority", "forum_post", "post_body", "box_majority", "page_chrome",
+        "container_text",
+        "span_text", "item_card", "data_table", "item_grid", "duplicate_text",
+        "outside_title_region",
         "related_items", "review_section", "related_section",
     }  # fmt: skip

@@ -123,6 +123,118 @@ def test_a_forum_leaves_out_the_short_remarks_under_the_posts_it_keeps() -> None
     assert Reason.FORUM_POST in {block.reason for block in thread.blocks}
 
 
+def thread_post(n: int, words: int) -> str:
+    """A post of a thread's template: a linked author line, a body, a join line."""
+    return (
+        f'<div class="post"><div class="author"><a href="/u/{n}">user{n}</a>'
+        f' <a href="/p/{n}">#{n}</a></div>'
+        f'<div class="body"><p>{seq(f"b{n}x", 1, words)}</p></div>'
+        f'<div class="joined">Joined 2024 \u00b7 {n}0 posts</div></div>'
+    )
+
+
+# An opening post the tree keeps, then short replies it rejects: each follows a link-dense
+# author line.
+REPLIES = page("<main>" + thread_post(0, 60) + "".join(thread_post(n, 12) for n in range(1, 5)))
+
+
+def test_a_forum_keeps_the_replies_laid_out_as_its_posts() -> None:
+    as_forum = fit_text(REPLIES, page_type=PageType.FORUM)
+    as_article = fit_text(REPLIES, page_type=PageType.ARTICLE)
+    without = fit_text(
+        REPLIES,
+        Conf(article_rules=ARTICLE_RULES - {Rule.POST_BODIES}),
+        page_type=PageType.FORUM,
+    )
+    for n in range(1, 5):
+        assert seq(f"b{n}x", 1, 12) in as_forum.text
+        assert seq(f"b{n}x", 1, 12) not in as_article.text
+        assert seq(f"b{n}x", 1, 12) not in without.text
+        # The author lines and the join lines repeat a layout too, but short or linked.
+        assert f"user{n}" not in as_forum.text
+        assert "Joined" not in as_forum.text
+    assert Reason.POST_BODY in {block.reason for block in as_forum.blocks}
+
+
+def test_a_forum_keeps_no_layout_of_short_or_linked_lines() -> None:
+    teasers = "".join(
+        f'<div class="teaser"><p><a href="/t/{n}">{seq(f"t{n}x", 1, 6)}</a> {seq(f"s{n}x", 1, 3)}'
+        "</p></div>"
+        for n in range(5)
+    )
+    # Two posts only: too few for a thread's layout.
+    few = page("<main>" + thread_post(0, 60) + thread_post(1, 12) + "</main>" + teasers)
+    fit = fit_text(few, page_type=PageType.FORUM)
+    assert seq("b01x", 1, 12) not in fit.text
+    for n in range(5):
+        assert seq(f"s{n}x", 1, 3) not in fit.text
+    assert Reason.POST_BODY not in {block.reason for block in fit.blocks}
+
+
+def promoted(paragraphs: int) -> str:
+    """An article-structured page: a kept paragraph, then a region whose class names a
+    promotion (a box to the article rules) holding `paragraphs` paragraphs of 40 words."""
+    return page(
+        f"<article><h1>{seq('h', 1, 4)}</h1><p>{seq('a', 1, 50)}</p>"
+        '<div class="node--promoted">'
+        + "".join(f"<p>{seq(f'p{n}x', 1, 40)}</p>" for n in range(paragraphs))
+        + "</div></article>"
+    )
+
+
+def test_a_service_page_keeps_a_box_that_holds_most_of_its_text() -> None:
+    # The box holds 120 of the 174 words the tree keeps: above BOX_SHARE, under the
+    # article rules' own guard (0.85).
+    as_service = fit_text(promoted(3), page_type=PageType.SERVICE)
+    as_article = fit_text(promoted(3), page_type=PageType.ARTICLE)
+    without = fit_text(
+        promoted(3),
+        Conf(article_rules=ARTICLE_RULES - {Rule.BOX_MAJORITY}),
+        page_type=PageType.SERVICE,
+    )
+    for n in range(3):
+        assert seq(f"p{n}x", 1, 40) in as_service.text
+        assert seq(f"p{n}x", 1, 40) not in as_article.text
+        assert seq(f"p{n}x", 1, 40) not in without.text
+    assert Reason.BOX_MAJORITY in {block.reason for block in as_service.blocks}
+
+
+def test_a_service_page_drops_a_box_that_holds_less_than_most_of_its_text() -> None:
+    # One paragraph: 40 of 94 kept words.
+    fit = fit_text(promoted(1), page_type=PageType.SERVICE)
+    assert seq("a", 1, 50) in fit.text
+    assert seq("p0x", 1, 40) not in fit.text
+    assert Reason.BOX_MAJORITY not in {block.reason for block in fit.blocks}
+
+
+# A reference page: its text in <main>, then the lines about the page itself that the
+# container rules keep with it.
+REFERENCE = page(
+    f"<main><h1>{seq('h', 1, 3)}</h1><p>{seq('a', 1, 40)}</p><p>{seq('b', 1, 30)}</p>"
+    "<p>This page was last modified on Sep 25, 2024 by contributors.</p>"
+    "<div>Edit this page on GitHub</div><div>Was this page helpful?</div>"
+    f"<p>The handler is last modified by the caller: {seq('c', 1, 25)}</p></main>"
+)
+
+
+def test_a_documentation_page_drops_the_short_lines_about_itself() -> None:
+    as_docs = fit_text(REFERENCE, page_type=PageType.DOCUMENTATION)
+    as_article = fit_text(REFERENCE, page_type=PageType.ARTICLE)
+    without = fit_text(
+        REFERENCE,
+        Conf(article_rules=ARTICLE_RULES - {Rule.PAGE_CHROME}),
+        page_type=PageType.DOCUMENTATION,
+    )
+    for line in ("last modified on Sep 25", "Edit this page", "Was this page helpful"):
+        assert line not in as_docs.text
+        assert line in without.text
+    assert "last modified on Sep 25" in as_article.text
+    # A paragraph of the text that uses the words is longer than a chrome line.
+    assert seq("c", 1, 25) in as_docs.text
+    assert seq("a", 1, 40) in as_docs.text
+    assert Reason.PAGE_CHROME in {block.reason for block in as_docs.blocks}
+
+
 PRODUCT = page(
     f"<main><h1>{seq('p', 1, 4)}</h1><p>{seq('a', 1, 40)}</p>"
     "<div>Weight: 2 kg</div><div>Colour: black</div><div>Size: large</div>"

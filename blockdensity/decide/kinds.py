@@ -27,7 +27,9 @@ _NOT_AN_ARTICLE: Final = frozenset((Rule.FOOTER_MAJORITY, Rule.CONTAINER_TEXT, R
 _ITEMS: Final = frozenset((Rule.ITEM_CARDS, Rule.ITEM_GRID, Rule.TITLE_REGION, Rule.DUPLICATE_TEXT))
 KIND_RULES: Final[dict[PageType, frozenset[Rule]]] = {
     PageType.ARTICLE: frozenset(),
-    PageType.FORUM: frozenset((Rule.FOOTER_MAJORITY, Rule.FORUM_POSTS, Rule.DUPLICATE_TEXT)),
+    PageType.FORUM: frozenset(
+        (Rule.FOOTER_MAJORITY, Rule.FORUM_POSTS, Rule.POST_BODIES, Rule.DUPLICATE_TEXT)
+    ),
     PageType.PRODUCT: frozenset(
         (
             Rule.FOOTER_MAJORITY,
@@ -41,8 +43,8 @@ KIND_RULES: Final[dict[PageType, frozenset[Rule]]] = {
     ),
     PageType.COLLECTION: _NOT_AN_ARTICLE | _ITEMS,
     PageType.LISTING: _NOT_AN_ARTICLE | _ITEMS,
-    PageType.DOCUMENTATION: _NOT_AN_ARTICLE | {Rule.TITLE_REGION},
-    PageType.SERVICE: _NOT_AN_ARTICLE | {Rule.TITLE_REGION, Rule.DUPLICATE_TEXT},
+    PageType.DOCUMENTATION: _NOT_AN_ARTICLE | {Rule.TITLE_REGION, Rule.PAGE_CHROME},
+    PageType.SERVICE: _NOT_AN_ARTICLE | {Rule.TITLE_REGION, Rule.DUPLICATE_TEXT, Rule.BOX_MAJORITY},
 }
 # The rules that run only on the kinds the table gives them.
 KIND_ONLY: Final = frozenset().union(*KIND_RULES.values())

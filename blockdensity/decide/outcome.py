@@ -46,6 +46,9 @@ class Outcome(IntEnum):
     RELATED = 21  # in a grid of short cards with prices, on a product page
     REVIEWS = 22  # in a section headed as reviews or questions, on a product page
     RELATED_SECTION = 23  # in a section headed as other products, on a product page
+    POST_BODY = 24  # kept: laid out as a forum thread's post bodies
+    BOX_CONTENT = 25  # kept: in a box region holding most of what the tree kept
+    PAGE_CHROME = 26  # a short line about the page itself, on a documentation page
 
 
 KEPT_OUTCOMES: Final = frozenset(
@@ -55,6 +58,8 @@ KEPT_OUTCOMES: Final = frozenset(
         Outcome.PROSE,
         Outcome.BETWEEN,
         Outcome.POST,
+        Outcome.POST_BODY,
+        Outcome.BOX_CONTENT,
         Outcome.CONTAINER,
         Outcome.SPAN,
         Outcome.CARD,
@@ -75,6 +80,9 @@ RULE_OUTCOMES: Final = {
     Rule.BETWEEN_TEXT: Outcome.BETWEEN,
     Rule.FOOTER_MAJORITY: Outcome.FOOTER,
     Rule.FORUM_POSTS: Outcome.POST,
+    Rule.POST_BODIES: Outcome.POST_BODY,
+    Rule.BOX_MAJORITY: Outcome.BOX_CONTENT,
+    Rule.PAGE_CHROME: Outcome.PAGE_CHROME,
     Rule.CONTAINER_TEXT: Outcome.CONTAINER,
     Rule.SPAN_TEXT: Outcome.SPAN,
     Rule.ITEM_CARDS: Outcome.CARD,
@@ -104,6 +112,9 @@ REPORTED: Final[dict[Outcome, tuple[Decision, Reason | None]]] = {
     Outcome.BETWEEN: (Decision.CONTENT, Reason.BETWEEN_TEXT),
     Outcome.FOOTER: (Decision.DROPPED, Reason.FOOTER_MAJORITY),
     Outcome.POST: (Decision.CONTENT, Reason.FORUM_POST),
+    Outcome.POST_BODY: (Decision.CONTENT, Reason.POST_BODY),
+    Outcome.BOX_CONTENT: (Decision.CONTENT, Reason.BOX_MAJORITY),
+    Outcome.PAGE_CHROME: (Decision.DROPPED, Reason.PAGE_CHROME),
     Outcome.CONTAINER: (Decision.CONTENT, Reason.CONTAINER_TEXT),
     Outcome.SPAN: (Decision.CONTENT, Reason.SPAN_TEXT),
     Outcome.CARD: (Decision.CONTENT, Reason.ITEM_CARD),

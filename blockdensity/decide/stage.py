@@ -7,10 +7,11 @@ docs/spec.md section 5); then each family of rules that the configuration
 runs overrides the outcomes it acts on (PASSES: the article profile's rules,
 decide.article; then the rules by kind of page, which decide.kinds runs on
 the kinds of page they serve: decide.container, decide.forum,
-decide.listing, decide.grid, decide.title, decide.related,
-decide.sections, decide.duplicates). Where the rules took everything the tree kept, the
-published verdict stands; where nothing with words is left, the whole page
-is kept and the verdict says why (the fallback, docs/spec.md section 6).
+decide.posts, decide.listing, decide.grid, decide.title, decide.related,
+decide.sections, decide.chrome, decide.duplicates). Where the rules took
+everything the tree kept, the published verdict stands; where nothing with
+words is left, the whole page is kept and the verdict says why (the
+fallback, docs/spec.md section 6).
 
 A family of rules is one module of this package with a pass that reads the
 Board and changes the outcomes of the blocks it acts on, and is listed in
@@ -25,11 +26,13 @@ from typing import Final
 from blockdensity.conf import Conf, Rule
 from blockdensity.decide import (
     article,
+    chrome,
     container,
     duplicates,
     forum,
     grid,
     listing,
+    posts,
     related,
     sections,
     semantic,
@@ -55,8 +58,10 @@ PASSES: Final[tuple[tuple[frozenset[Rule], Pass], ...]] = (
     (article.SEQUENCE_RULES, article.apply_sequence),
     # The rules by kind of page (decide.kinds says which kinds each runs on).
     (frozenset((Rule.FOOTER_MAJORITY,)), container.apply_footer),
+    (frozenset((Rule.BOX_MAJORITY,)), container.apply_boxes),
     (frozenset((Rule.DATA_TABLES,)), tables.apply),
     (frozenset((Rule.FORUM_POSTS,)), forum.apply),
+    (frozenset((Rule.POST_BODIES,)), posts.apply),
     (frozenset((Rule.CONTAINER_TEXT,)), container.apply_container),
     (frozenset((Rule.SPAN_TEXT,)), container.apply_span),
     (frozenset((Rule.ITEM_CARDS,)), listing.apply),
@@ -65,6 +70,7 @@ PASSES: Final[tuple[tuple[frozenset[Rule], Pass], ...]] = (
     (frozenset((Rule.RELATED_ITEMS,)), related.apply),
     (frozenset((Rule.REVIEW_SECTIONS,)), sections.apply_reviews),
     (frozenset((Rule.RELATED_SECTIONS,)), sections.apply_related),
+    (frozenset((Rule.PAGE_CHROME,)), chrome.apply),
     # Last: it compares what every other rule kept.
     (frozenset((Rule.DUPLICATE_TEXT,)), duplicates.apply),
 )
