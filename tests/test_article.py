@@ -512,6 +512,7 @@ UNDECLARED_REASONS = {
     Reason.RELATED_ITEMS,
     Reason.REVIEW_SECTION,
     Reason.RELATED_SECTION,
+    Reason.SHOP_LINK,
 }
 
 

@@ -359,5 +359,5 @@ def test_reason_values_are_the_tree_leaves_and_the_semantic_article_and_kind_rul
         # the rules by kind of page (tests/test_page_kinds.py)
         "footer_majority", "forum_post", "container_text", "span_text", "item_card", "data_table",
         "item_grid", "duplicate_text", "outside_title_region",
-        "related_items", "review_section", "related_section",
+        "related_items", "review_section", "related_section", "shop_link",
     }  # fmt: skip

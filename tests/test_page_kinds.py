@@ -444,3 +444,43 @@ def test_a_product_page_drops_its_section_of_other_products() -> None:
     assert Reason.RELATED_SECTION in dropped
     assert "q1x01" in fit_text(html, page_type=PageType.COLLECTION).text
     assert "q1x01" in fit_text(html, PUBLISHED_CONF).text
+
+
+def facets(count: int = 5) -> str:
+    """A shop's filter: short links, each a facet and its count."""
+    return (
+        "<ul>"
+        + "".join(f"<li><a href=/f/{n}>fa{n} ({n + 3})</a></li>" for n in range(count))
+        + "</ul>"
+    )
+
+
+# A category page whose main container holds the shop's controls (a filter's
+# facets, a sort link) beside its intro and its grid of items.
+CATEGORY = page(
+    f"{NAV}<main><h1>{seq('t', 1, 2)}</h1><p>{seq('i', 1, 20)}</p>{facets()}"
+    f"<div><a href=/sort>sort by price</a></div>{grid(6)}</main>"
+)
+
+
+def test_a_collection_drops_the_short_links_of_its_container() -> None:
+    fit = fit_text(CATEGORY, page_type=PageType.COLLECTION)
+    assert seq("i", 1, 20) in fit.text
+    for n in range(6):  # the grid's linked titles come back with the grid
+        assert seq(f"g{n}x", 1, 5) in fit.text
+    assert "fa1" not in fit.text
+    assert "sort by price" not in fit.text
+    assert Reason.SHOP_LINK in {block.reason for block in fit.blocks}
+    # Kept where the rule does not run: switched off, and on a listing, whose
+    # short links are its items' titles.
+    without = Conf(article_rules=ARTICLE_RULES - {Rule.SHOP_LINKS})
+    assert "fa1" in fit_text(CATEGORY, without, page_type=PageType.COLLECTION).text
+    assert "fa1" in fit_text(CATEGORY, page_type=PageType.LISTING).text
+
+
+def test_a_collection_keeps_a_long_linked_title_in_its_container() -> None:
+    title = seq("k", 1, 12)
+    html = page(f"<main><p>{seq('i', 1, 20)}</p>{facets()}<div><a href=/k>{title}</a></div></main>")
+    fit = fit_text(html, page_type=PageType.COLLECTION)
+    assert title in fit.text
+    assert "fa1" not in fit.text

@@ -46,6 +46,7 @@ class Outcome(IntEnum):
     RELATED = 21  # in a grid of short cards with prices, on a product page
     REVIEWS = 22  # in a section headed as reviews or questions, on a product page
     RELATED_SECTION = 23  # in a section headed as other products, on a product page
+    SHOP_LINK = 24  # a short link container_text kept on a collection: a facet, a button
 
 
 KEPT_OUTCOMES: Final = frozenset(
@@ -85,6 +86,7 @@ RULE_OUTCOMES: Final = {
     Rule.RELATED_ITEMS: Outcome.RELATED,
     Rule.REVIEW_SECTIONS: Outcome.REVIEWS,
     Rule.RELATED_SECTIONS: Outcome.RELATED_SECTION,
+    Rule.SHOP_LINKS: Outcome.SHOP_LINK,
 }
 
 # How each outcome is reported: its Decision, and its Reason (None: the
@@ -114,4 +116,5 @@ REPORTED: Final[dict[Outcome, tuple[Decision, Reason | None]]] = {
     Outcome.RELATED: (Decision.DROPPED, Reason.RELATED_ITEMS),
     Outcome.REVIEWS: (Decision.DROPPED, Reason.REVIEW_SECTION),
     Outcome.RELATED_SECTION: (Decision.DROPPED, Reason.RELATED_SECTION),
+    Outcome.SHOP_LINK: (Decision.DROPPED, Reason.SHOP_LINK),
 }

@@ -7,7 +7,7 @@ docs/spec.md section 5); then each family of rules that the configuration
 runs overrides the outcomes it acts on (PASSES: the article profile's rules,
 decide.article; then the rules by kind of page, which decide.kinds runs on
 the kinds of page they serve: decide.container, decide.forum,
-decide.listing, decide.grid, decide.title, decide.related,
+decide.facets, decide.listing, decide.grid, decide.title, decide.related,
 decide.sections, decide.duplicates). Where the rules took everything the tree kept, the
 published verdict stands; where nothing with words is left, the whole page
 is kept and the verdict says why (the fallback, docs/spec.md section 6).
@@ -27,6 +27,7 @@ from blockdensity.decide import (
     article,
     container,
     duplicates,
+    facets,
     forum,
     grid,
     listing,
@@ -58,6 +59,9 @@ PASSES: Final[tuple[tuple[frozenset[Rule], Pass], ...]] = (
     (frozenset((Rule.DATA_TABLES,)), tables.apply),
     (frozenset((Rule.FORUM_POSTS,)), forum.apply),
     (frozenset((Rule.CONTAINER_TEXT,)), container.apply_container),
+    # After container_text, whose blocks it reads; before the item rules, which
+    # bring back the links of the item grid.
+    (frozenset((Rule.SHOP_LINKS,)), facets.apply),
     (frozenset((Rule.SPAN_TEXT,)), container.apply_span),
     (frozenset((Rule.ITEM_CARDS,)), listing.apply),
     (frozenset((Rule.ITEM_GRID,)), grid.apply),
