@@ -236,6 +236,34 @@ def test_a_collection_keeps_its_item_grid_on_pages_of_items_only() -> None:
     assert "g0x01" not in fit_text(SHOP, without, page_type=PageType.COLLECTION).text
 
 
+def entries(count: int, title: int = 14) -> str:
+    """A catalogue's list: each item a linked title and its attribution, in one block."""
+    return (
+        "<ul>"
+        + "".join(
+            f"<li><a href=/e/{n}>{seq(f'e{n}x', 1, title)}</a> ({seq(f'y{n}x', 1, 8)})</li>"
+            for n in range(count)
+        )
+        + "</ul>"
+    )
+
+
+def test_a_list_of_long_entries_is_a_grid_of_cards() -> None:
+    # No container to trust, every entry link-dense: the tree keeps the intro alone.
+    html = page(f"{NAV}<p>{seq('i', 1, 45)}</p>{entries(6)}")
+    for kind in (PageType.LISTING, PageType.COLLECTION):
+        fit = fit_text(html, page_type=kind)
+        for n in range(6):
+            assert seq(f"e{n}x", 1, 14) in fit.text
+        assert "n1" not in fit.text  # a menu's short items are no cards
+        assert Reason.ITEM_GRID in {block.reason for block in fit.blocks}
+    assert "e0x01" not in fit_text(html, page_type=PageType.ARTICLE).text
+    short = page(f"{NAV}<p>{seq('i', 1, 45)}</p>{entries(6, title=4)}")  # 12 words an item
+    assert Reason.ITEM_GRID not in {
+        block.reason for block in fit_text(short, page_type=PageType.LISTING).blocks
+    }
+
+
 def test_a_grid_smaller_than_the_kept_text_is_left_to_the_other_rules() -> None:
     # Three teasers under a long text: related items, not the page's content.
     html = page(f"<p>{seq('a', 1, 80)}</p>{grid(3)}")
