@@ -68,6 +68,7 @@ COMPILED = [
     "blockdensity/decide/article.py",
     "blockdensity/decide/kinds.py",
     "blockdensity/decide/container.py",
+    "blockdensity/decide/facets.py",
     "blockdensity/decide/forum.py",
     "blockdensity/decide/posts.py",
     "blockdensity/decide/listing.py",

@@ -113,6 +113,9 @@ class Rule(StrEnum):
     # on shop, listing, service and forum pages, a kept block (or pair of
     # blocks) that repeats one kept before it: a carousel's clones
     DUPLICATE_TEXT = "duplicate_text"
+    # on collections, a short link-dense block that container_text kept (a
+    # filter's facet, a sort option, a "Quick view" button) goes again
+    SHOP_LINKS = "shop_links"
 
 
 ARTICLE_RULES: Final = frozenset(Rule)

@@ -112,6 +112,7 @@ class Reason(StrEnum):
     RELATED_ITEMS = "related_items"  # dropped: a card of a grid of priced items (products)
     REVIEW_SECTION = "review_section"  # dropped: in a section of reviews or questions (products)
     RELATED_SECTION = "related_section"  # dropped: in a section of other products (products)
+    SHOP_LINK = "shop_link"  # dropped: a short link in a collection's container (a facet, a button)
 
 
 class FallbackReason(StrEnum):

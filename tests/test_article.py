@@ -515,6 +515,7 @@ UNDECLARED_REASONS = {
     Reason.RELATED_ITEMS,
     Reason.REVIEW_SECTION,
     Reason.RELATED_SECTION,
+    Reason.SHOP_LINK,
 }
 
 

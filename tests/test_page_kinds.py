@@ -348,6 +348,34 @@ def test_a_collection_keeps_its_item_grid_on_pages_of_items_only() -> None:
     assert "g0x01" not in fit_text(SHOP, without, page_type=PageType.COLLECTION).text
 
 
+def entries(count: int, title: int = 14) -> str:
+    """A catalogue's list: each item a linked title and its attribution, in one block."""
+    return (
+        "<ul>"
+        + "".join(
+            f"<li><a href=/e/{n}>{seq(f'e{n}x', 1, title)}</a> ({seq(f'y{n}x', 1, 8)})</li>"
+            for n in range(count)
+        )
+        + "</ul>"
+    )
+
+
+def test_a_list_of_long_entries_is_a_grid_of_cards() -> None:
+    # No container to trust, every entry link-dense: the tree keeps the intro alone.
+    html = page(f"{NAV}<p>{seq('i', 1, 45)}</p>{entries(6)}")
+    for kind in (PageType.LISTING, PageType.COLLECTION):
+        fit = fit_text(html, page_type=kind)
+        for n in range(6):
+            assert seq(f"e{n}x", 1, 14) in fit.text
+        assert "n1" not in fit.text  # a menu's short items are no cards
+        assert Reason.ITEM_GRID in {block.reason for block in fit.blocks}
+    assert "e0x01" not in fit_text(html, page_type=PageType.ARTICLE).text
+    short = page(f"{NAV}<p>{seq('i', 1, 45)}</p>{entries(6, title=4)}")  # 12 words an item
+    assert Reason.ITEM_GRID not in {
+        block.reason for block in fit_text(short, page_type=PageType.LISTING).blocks
+    }
+
+
 def test_a_grid_smaller_than_the_kept_text_is_left_to_the_other_rules() -> None:
     # Three teasers under a long text: related items, not the page's content.
     html = page(f"<p>{seq('a', 1, 80)}</p>{grid(3)}")
@@ -556,3 +584,43 @@ def test_a_product_page_drops_its_section_of_other_products() -> None:
     assert Reason.RELATED_SECTION in dropped
     assert "q1x01" in fit_text(html, page_type=PageType.COLLECTION).text
     assert "q1x01" in fit_text(html, PUBLISHED_CONF).text
+
+
+def facets(count: int = 5) -> str:
+    """A shop's filter: short links, each a facet and its count."""
+    return (
+        "<ul>"
+        + "".join(f"<li><a href=/f/{n}>fa{n} ({n + 3})</a></li>" for n in range(count))
+        + "</ul>"
+    )
+
+
+# A category page whose main container holds the shop's controls (a filter's
+# facets, a sort link) beside its intro and its grid of items.
+CATEGORY = page(
+    f"{NAV}<main><h1>{seq('t', 1, 2)}</h1><p>{seq('i', 1, 20)}</p>{facets()}"
+    f"<div><a href=/sort>sort by price</a></div>{grid(6)}</main>"
+)
+
+
+def test_a_collection_drops_the_short_links_of_its_container() -> None:
+    fit = fit_text(CATEGORY, page_type=PageType.COLLECTION)
+    assert seq("i", 1, 20) in fit.text
+    for n in range(6):  # the grid's linked titles come back with the grid
+        assert seq(f"g{n}x", 1, 5) in fit.text
+    assert "fa1" not in fit.text
+    assert "sort by price" not in fit.text
+    assert Reason.SHOP_LINK in {block.reason for block in fit.blocks}
+    # Kept where the rule does not run: switched off, and on a listing, whose
+    # short links are its items' titles.
+    without = Conf(article_rules=ARTICLE_RULES - {Rule.SHOP_LINKS})
+    assert "fa1" in fit_text(CATEGORY, without, page_type=PageType.COLLECTION).text
+    assert "fa1" in fit_text(CATEGORY, page_type=PageType.LISTING).text
+
+
+def test_a_collection_keeps_a_long_linked_title_in_its_container() -> None:
+    title = seq("k", 1, 12)
+    html = page(f"<main><p>{seq('i', 1, 20)}</p>{facets()}<div><a href=/k>{title}</a></div></main>")
+    fit = fit_text(html, page_type=PageType.COLLECTION)
+    assert title in fit.text
+    assert "fa1" not in fit.text

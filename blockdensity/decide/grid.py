@@ -11,7 +11,9 @@ nothing else brings them back.
 item_grid finds the page's grid by structure alone (blockdensity.structure:
 repeated siblings): the group of at least three sibling elements with one
 tag and one class signature, most of them cards (two blocks with words or
-more, a median card of at most CARD_WORDS words), none of its blocks in a
+more, or one block of at least ENTRY_WORDS words, a catalogue's or a
+bibliography's entry that holds a linked title and its line in one list
+item; a median card of at most CARD_WORDS words), none of its blocks in a
 dropped element or region but the containers the article rules trust, that
 holds the most words. When that grid holds at least as many words as the
 page keeps (the other rules may have left nothing: a page whose only prose
@@ -29,12 +31,15 @@ from blockdensity.article import CONTENT_SCOPE, MAIN_SCOPE
 from blockdensity.decide.board import Board
 from blockdensity.decide.outcome import KEPT_OUTCOMES, Outcome
 
-__all__ = ["CARD_WORDS", "LEAST_CARDS", "apply", "grid"]
+__all__ = ["CARD_WORDS", "ENTRY_WORDS", "LEAST_CARDS", "apply", "grid"]
 
 # A grid has at least this many cards, siblings of one tag and one class.
 LEAST_CARDS: Final = 3
-# A card is two blocks with words or more (a title and a line)...
+# A card is two blocks with words or more (a title and a line), or one block
+# of at least ENTRY_WORDS words (a list item holding both; a menu's items are
+# a few words each)...
 _CARD_BLOCKS: Final = 2
+ENTRY_WORDS: Final = 20
 # ... and at least two thirds of a grid's siblings are cards (the rest: a
 # banner, an empty placeholder).
 _CARD_SHARE_NUM: Final = 2
@@ -70,7 +75,11 @@ def grid(board: Board) -> tuple[list[int], int]:
             [index for index in structure.blocks_of(entry) if words[index]]
             for entry in repeat.entries
         ]
-        cards = [blocks for blocks in siblings if len(blocks) >= _CARD_BLOCKS]
+        cards = [
+            blocks
+            for blocks in siblings
+            if len(blocks) >= _CARD_BLOCKS or (len(blocks) == 1 and words[blocks[0]] >= ENTRY_WORDS)
+        ]
         if len(cards) < LEAST_CARDS or _CARD_SHARE_DEN * len(cards) < _CARD_SHARE_NUM * len(
             siblings
         ):

@@ -41,7 +41,9 @@ KIND_RULES: Final[dict[PageType, frozenset[Rule]]] = {
             Rule.DUPLICATE_TEXT,
         )
     ),
-    PageType.COLLECTION: _NOT_AN_ARTICLE | _ITEMS,
+    # A shop's short links (its facets, sort options, buttons) are not its content;
+    # a listing's are its items' titles (decide.facets).
+    PageType.COLLECTION: _NOT_AN_ARTICLE | _ITEMS | {Rule.SHOP_LINKS},
     PageType.LISTING: _NOT_AN_ARTICLE | _ITEMS,
     PageType.DOCUMENTATION: _NOT_AN_ARTICLE | {Rule.TITLE_REGION, Rule.PAGE_CHROME},
     PageType.SERVICE: _NOT_AN_ARTICLE | {Rule.TITLE_REGION, Rule.DUPLICATE_TEXT, Rule.BOX_MAJORITY},

@@ -49,6 +49,7 @@ class Outcome(IntEnum):
     POST_BODY = 24  # kept: laid out as a forum thread's post bodies
     BOX_CONTENT = 25  # kept: in a box region holding most of what the tree kept
     PAGE_CHROME = 26  # a short line about the page itself, on a documentation page
+    SHOP_LINK = 27  # a short link container_text kept on a collection: a facet, a button
 
 
 KEPT_OUTCOMES: Final = frozenset(
@@ -93,6 +94,7 @@ RULE_OUTCOMES: Final = {
     Rule.RELATED_ITEMS: Outcome.RELATED,
     Rule.REVIEW_SECTIONS: Outcome.REVIEWS,
     Rule.RELATED_SECTIONS: Outcome.RELATED_SECTION,
+    Rule.SHOP_LINKS: Outcome.SHOP_LINK,
 }
 
 # How each outcome is reported: its Decision, and its Reason (None: the
@@ -125,4 +127,5 @@ REPORTED: Final[dict[Outcome, tuple[Decision, Reason | None]]] = {
     Outcome.RELATED: (Decision.DROPPED, Reason.RELATED_ITEMS),
     Outcome.REVIEWS: (Decision.DROPPED, Reason.REVIEW_SECTION),
     Outcome.RELATED_SECTION: (Decision.DROPPED, Reason.RELATED_SECTION),
+    Outcome.SHOP_LINK: (Decision.DROPPED, Reason.SHOP_LINK),
 }

@@ -7,11 +7,11 @@ docs/spec.md section 5); then each family of rules that the configuration
 runs overrides the outcomes it acts on (PASSES: the article profile's rules,
 decide.article; then the rules by kind of page, which decide.kinds runs on
 the kinds of page they serve: decide.container, decide.forum,
-decide.posts, decide.listing, decide.grid, decide.title, decide.related,
-decide.sections, decide.chrome, decide.duplicates). Where the rules took
-everything the tree kept, the published verdict stands; where nothing with
-words is left, the whole page is kept and the verdict says why (the
-fallback, docs/spec.md section 6).
+decide.posts, decide.facets, decide.listing, decide.grid, decide.title,
+decide.related, decide.sections, decide.chrome, decide.duplicates). Where the
+rules took everything the tree kept, the published verdict stands; where
+nothing with words is left, the whole page is kept and the verdict says why
+(the fallback, docs/spec.md section 6).
 
 A family of rules is one module of this package with a pass that reads the
 Board and changes the outcomes of the blocks it acts on, and is listed in
@@ -29,6 +29,7 @@ from blockdensity.decide import (
     chrome,
     container,
     duplicates,
+    facets,
     forum,
     grid,
     listing,
@@ -63,6 +64,9 @@ PASSES: Final[tuple[tuple[frozenset[Rule], Pass], ...]] = (
     (frozenset((Rule.FORUM_POSTS,)), forum.apply),
     (frozenset((Rule.POST_BODIES,)), posts.apply),
     (frozenset((Rule.CONTAINER_TEXT,)), container.apply_container),
+    # After container_text, whose blocks it reads; before the item rules, which
+    # bring back the links of the item grid.
+    (frozenset((Rule.SHOP_LINKS,)), facets.apply),
     (frozenset((Rule.SPAN_TEXT,)), container.apply_span),
     (frozenset((Rule.ITEM_CARDS,)), listing.apply),
     (frozenset((Rule.ITEM_GRID,)), grid.apply),
