@@ -16,6 +16,7 @@ from blockdensity import (
     PUBLISHED_CONF,
     Conf,
     Decision,
+    Fit,
     Reason,
     Rule,
     fit_text,
@@ -26,6 +27,15 @@ from blockdensity.pagetype import PageType
 from tests.helpers import page, seq
 
 INTRO = f"<p>{seq('i', 1, 30)}</p>"
+
+
+def three_readings(html: str, kind: PageType, rule: Rule) -> tuple[Fit, Fit, Fit]:
+    """The page's fit as `kind`, as an article, and as `kind` with `rule` switched off."""
+    return (
+        fit_text(html, page_type=kind),
+        fit_text(html, page_type=PageType.ARTICLE),
+        fit_text(html, Conf(article_rules=ARTICLE_RULES - {rule}), page_type=kind),
+    )
 
 
 def cards(count: int = 4) -> str:
@@ -139,13 +149,7 @@ REPLIES = page("<main>" + thread_post(0, 60) + "".join(thread_post(n, 12) for n 
 
 
 def test_a_forum_keeps_the_replies_laid_out_as_its_posts() -> None:
-    as_forum = fit_text(REPLIES, page_type=PageType.FORUM)
-    as_article = fit_text(REPLIES, page_type=PageType.ARTICLE)
-    without = fit_text(
-        REPLIES,
-        Conf(article_rules=ARTICLE_RULES - {Rule.POST_BODIES}),
-        page_type=PageType.FORUM,
-    )
+    as_forum, as_article, without = three_readings(REPLIES, PageType.FORUM, Rule.POST_BODIES)
     for n in range(1, 5):
         assert seq(f"b{n}x", 1, 12) in as_forum.text
         assert seq(f"b{n}x", 1, 12) not in as_article.text
@@ -185,12 +189,8 @@ def promoted(paragraphs: int) -> str:
 def test_a_service_page_keeps_a_box_that_holds_most_of_its_text() -> None:
     # The box holds 120 of the 174 words the tree keeps: above BOX_SHARE, under the
     # article rules' own guard (0.85).
-    as_service = fit_text(promoted(3), page_type=PageType.SERVICE)
-    as_article = fit_text(promoted(3), page_type=PageType.ARTICLE)
-    without = fit_text(
-        promoted(3),
-        Conf(article_rules=ARTICLE_RULES - {Rule.BOX_MAJORITY}),
-        page_type=PageType.SERVICE,
+    as_service, as_article, without = three_readings(
+        promoted(3), PageType.SERVICE, Rule.BOX_MAJORITY
     )
     for n in range(3):
         assert seq(f"p{n}x", 1, 40) in as_service.text
@@ -218,12 +218,8 @@ REFERENCE = page(
 
 
 def test_a_documentation_page_drops_the_short_lines_about_itself() -> None:
-    as_docs = fit_text(REFERENCE, page_type=PageType.DOCUMENTATION)
-    as_article = fit_text(REFERENCE, page_type=PageType.ARTICLE)
-    without = fit_text(
-        REFERENCE,
-        Conf(article_rules=ARTICLE_RULES - {Rule.PAGE_CHROME}),
-        page_type=PageType.DOCUMENTATION,
+    as_docs, as_article, without = three_readings(
+        REFERENCE, PageType.DOCUMENTATION, Rule.PAGE_CHROME
     )
     for line in ("last modified on Sep 25", "Edit this page", "Was this page helpful"):
         assert line not in as_docs.text

@@ -117,12 +117,14 @@ async def test_results_equal_the_in_process_fit() -> None:
     assert await _with_pool(run) == 0
 
 
+def _words(prefix: str, count: int) -> str:
+    """`count` distinct words: a00 a01 ..."""
+    return " ".join(f"{prefix}{n:02d}" for n in range(count))
+
+
 COMMENTED = (
-    "<html><body><article><h1>Head line</h1><p>"
-    + " ".join(f"a{n:02d}" for n in range(40))
-    + '</p></article><div class="comments"><p>'
-    + " ".join(f"c{n:02d}" for n in range(30))
-    + "</p></div></body></html>"
+    f"<html><body><article><h1>Head line</h1><p>{_words('a', 40)}</p></article>"
+    f'<div class="comments"><p>{_words("c", 30)}</p></div></body></html>'
 ).encode()
 
 
@@ -138,13 +140,9 @@ async def test_the_comments_setting_reaches_the_fit(comments: Comments) -> None:
 
 
 LINKED = (
-    "<html><body><article><h1>Head line</h1><p>"
-    + " ".join(f"a{n:02d}" for n in range(40))
-    + ' <a href="/more">read more of it</a> '
-    + " ".join(f"b{n:02d}" for n in range(40))
-    + '</p><p><img src="pic.png" alt="A picture"> '
-    + " ".join(f"d{n:02d}" for n in range(40))
-    + "</p></article></body></html>"
+    f"<html><body><article><h1>Head line</h1><p>{_words('a', 40)}"
+    f' <a href="/more">read more of it</a> {_words("b", 40)}</p>'
+    f'<p><img src="pic.png" alt="A picture"> {_words("d", 40)}</p></article></body></html>'
 ).encode()
 
 
