@@ -524,42 +524,45 @@ class _Renderer:
         return chain[:-1] == previous and (not ordered or place == 0)
 
 
-# A line the page begins with a bullet of its own: a list written as lines of text.
-_BULLET: Final = re.compile(
-    r"[\u2022\u00b7\u25aa\u25e6\u25cf\u2023\u2043\u25a0\u25ba\u25b8*-] (?=\S)"
-)
+# The bullets a page begins lines with, besides Markdown's own "*" and "-": a list
+# written as lines of text.
+_BULLETS: Final = "\u2022\u00b7\u25aa\u25e6\u25cf\u2023\u2043\u25a0\u25ba\u25b8"
+_BULLET: Final = re.compile(f"[{_BULLETS}*-] (?=\\S)")
 _ESCAPED_AS_TEXT: Final = frozenset({"paragraph", "items"})
 
 
+def _first_item(bulleted: list[bool]) -> int:
+    """Which of a block's lines its list begins with: 0 when every line is bulleted, 1
+    when every line but the first is (three lines or more: a line, then two items or
+    more); -1 when the block is no list."""
+    if all(bulleted):
+        return 0
+    return 1 if len(bulleted) > 2 and all(bulleted[1:]) else -1
+
+
 def _paragraphs(index: int, chain: tuple[int, ...], lines: list[str]) -> list[_Unit]:
-    """A block of text as a paragraph; as a list's items when each of its lines begins
-    with a bullet character and a space (the bullet then goes: it is no word), or as a
-    paragraph and items when each of its lines but the first does, two lines or more."""
+    """A block of text as a paragraph; as a list's items when its lines are bulleted as
+    _first_item says (a paragraph before them when the first is not), the bullet gone:
+    it is no word."""
     if _BULLET.match(lines[-1]) is None:
         return [_Unit("paragraph", index, chain, lines)]
-    bulleted = [_BULLET.match(line) is not None for line in lines]
-    if all(bulleted):
-        return [_Unit("items", index, chain, [line[2:] for line in lines])]
-    if len(lines) > 2 and all(bulleted[1:]):  # a line, then two items or more
-        return [
-            _Unit("paragraph", index, chain, lines[:1]),
-            _Unit("items", index, chain, [line[2:] for line in lines[1:]]),
-        ]
-    return [_Unit("paragraph", index, chain, lines)]
+    first = _first_item([_BULLET.match(line) is not None for line in lines])
+    if first < 0:
+        return [_Unit("paragraph", index, chain, lines)]
+    items = _Unit("items", index, chain, [line[2:] for line in lines[first:]])
+    return [_Unit("paragraph", index, chain, lines[:first]), items] if first else [items]
 
 
 # What makes a list item a card (see _card_items).
 _GRID: Final = _HEADINGS | {"div"}
-# The same, begun as _linked_lines escapes it.
-_ESCAPED_BULLET: Final = re.compile(
-    r"(?:\\[*-]|[\u2022\u00b7\u25aa\u25e6\u25cf\u2023\u2043\u25a0\u25ba\u25b8]) (?=\S)"
-)
+# A bullet, begun as _linked_lines escapes it.
+_ESCAPED_BULLET: Final = re.compile(f"(?:\\\\[*-]|[{_BULLETS}]) (?=\\S)")
 
 
 def _linked_paragraphs(index: int, chain: tuple[int, ...], lines: list[str]) -> list[_Unit]:
     """_paragraphs of a block with links, its `lines` escaped already (_linked_lines)."""
     marked = [_ESCAPED_BULLET.match(line) for line in lines]
-    first = 0 if all(marked) else 1 if len(lines) > 2 and all(marked[1:]) else -1
+    first = _first_item([bullet is not None for bullet in marked])
     if first < 0:
         lines[:-1] = [line + "\\" for line in lines[:-1]]
         return [_Unit("done", index, chain, lines)]
