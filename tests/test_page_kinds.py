@@ -302,6 +302,24 @@ def test_a_data_table_with_a_kept_cell_is_kept_whole_on_every_page() -> None:
     assert "r2c1" not in fit_text(html, without).text
 
 
+def test_a_data_table_inside_the_kept_text_is_kept_whole() -> None:
+    # Short headings on either side: the tree keeps none of the cells (short and
+    # isolated), but the table stands between kept paragraphs.
+    html = page(
+        f"<p>{seq('a', 1, 40)}</p><h4>Amounts per person</h4>{table(4, 3)}"
+        f"<h4>Notes</h4><p>{seq('b', 1, 40)}</p>"
+    )
+    published_cells = Conf(article_rules=ARTICLE_RULES - {Rule.DATA_TABLES})
+    assert "r2c1" not in fit_text(html, published_cells).text
+    fit = fit_text(html)
+    for r in range(4):
+        for c in range(3):
+            assert f"r{r}c{c} v{r}{c}" in fit.text
+    # After the kept text (nothing kept below it) the table is not inside it.
+    after = page(f"<p>{seq('a', 1, 40)}</p><h4>Amounts per person</h4>{table(4, 3)}")
+    assert "r2c1" not in fit_text(after).text
+
+
 def test_a_layout_table_is_left_to_the_tree() -> None:
     # One column: the page's grid, not a table of data.
     html = page(f"<p>{seq('a', 1, 40)}</p>{table(4, 1, head=False)}<p>{seq('b', 1, 40)}</p>")

@@ -3,10 +3,15 @@
 A table's cells are short blocks, which the published tree rejects unless a
 long block stands next to them: a table of figures loses half its words. A
 data table (at least two rows and two columns, no table nested in it) one of
-whose cells is kept is kept whole, but for its link-dense cells (a table of
-links is navigation) and the cells in a dropped element or region. A layout
-table (one row or column, or tables nested for the page's grid) is left to
-the tree: its cells are the page's blocks, not a table's.
+whose cells is kept, or that stands inside the kept text (after its first
+kept block and before its last), is kept whole, but for its link-dense cells
+(a table of links is navigation) and the cells in a dropped element or
+region. The second case is a table the tree kept nothing of because a short
+heading or caption, not a long paragraph, stands next to it (a shopping
+list under "Amounts per person", a ranking under its h3): measured on the
+four development sets, it gains on each (BENCHMARKS.md, "Rules by kind of
+page"). A layout table (one row or column, or tables nested for the page's
+grid) is left to the tree: its cells are the page's blocks, not a table's.
 """
 
 from __future__ import annotations
@@ -35,12 +40,16 @@ _CONTAINERS: Final = frozenset((MAIN_SCOPE, CONTENT_SCOPE))
 
 
 def apply(board: Board, outcomes: list[Outcome]) -> None:
-    """data_tables: every cell of a data table with a kept cell is kept (not link lists)."""
+    """data_tables: every cell of a data table with a kept cell, or inside the kept text,
+    is kept (not link lists)."""
     cells = [index for index, element in enumerate(board.elements) if element in _CELLS]
     kept = sum(1 for index in cells if outcomes[index] in KEPT_OUTCOMES)
-    if not kept or kept == len(cells):
-        # No table cell kept (then no table has a kept cell), or none left out
-        # (no cell to keep): nothing to change, and no structure to build.
+    if kept == len(cells):
+        return  # no cell left out (or none at all): nothing to keep
+    first, last = _kept_span(outcomes)
+    if not kept and not any(first < index < last for index in cells):
+        # No table has a kept cell or stands inside the kept text: nothing to
+        # change, and no structure to build.
         return
     structure = board.structure()
     tables: dict[int, list[int]] = {}
@@ -50,7 +59,8 @@ def apply(board: Board, outcomes: list[Outcome]) -> None:
             tables.setdefault(table, []).append(index)
     words, links, labels = board.words, board.links, board.labels
     for table, blocks in tables.items():
-        if not any(outcomes[index] in KEPT_OUTCOMES for index in blocks):
+        inside = first < blocks[0] and blocks[-1] < last
+        if not inside and not any(outcomes[index] in KEPT_OUTCOMES for index in blocks):
             continue
         if not is_data_shape(structure.table_shape(table)):
             continue
@@ -62,3 +72,14 @@ def apply(board: Board, outcomes: list[Outcome]) -> None:
                 and 2 * links[index] <= words[index]
             ):
                 outcomes[index] = Outcome.TABLE
+
+
+def _kept_span(outcomes: list[Outcome]) -> tuple[int, int]:
+    """The first and the last kept block ((-1, -1): none kept)."""
+    first = next((index for index, outcome in enumerate(outcomes) if outcome in KEPT_OUTCOMES), -1)
+    if first < 0:
+        return -1, -1
+    last = len(outcomes) - 1
+    while outcomes[last] not in KEPT_OUTCOMES:
+        last -= 1
+    return first, last
