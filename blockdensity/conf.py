@@ -91,6 +91,10 @@ class Rule(StrEnum):
     # on those and product pages, a short block with few links between kept
     # text is kept (labels, specifications, feature lines)
     SPAN_TEXT = "span_text"
+    # on articles, a list item with few links that the tree rejected inside
+    # the trusted main or content container, between the first and the last
+    # kept block, is kept: the article's list of short items
+    CONTAINER_ITEMS = "container_items"
     # on listings and collections, item cards: a heading between kept text and
     # the short lines after it
     ITEM_CARDS = "item_cards"

@@ -113,6 +113,7 @@ class Reason(StrEnum):
     REVIEW_SECTION = "review_section"  # dropped: in a section of reviews or questions (products)
     RELATED_SECTION = "related_section"  # dropped: in a section of other products (products)
     SHOP_LINK = "shop_link"  # dropped: a short link in a collection's container (a facet, a button)
+    CONTAINER_ITEM = "container_item"  # kept: an article's list item inside its text
 
 
 class FallbackReason(StrEnum):

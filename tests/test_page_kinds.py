@@ -320,6 +320,37 @@ def test_a_data_table_inside_the_kept_text_is_kept_whole() -> None:
     assert "r2c1" not in fit_text(after).text
 
 
+# An article in its declared container: short headings, a one-line paragraph and a
+# list of short items between two long paragraphs; the tree rejects them as short
+# and isolated (the first heading it keeps, after the long paragraph).
+INSIDE = page(
+    f"{NAV}<main><article><p>{seq('a', 1, 60)}</p><h4>{seq('h', 1, 2)}</h4>"
+    f"<h5>{seq('m', 1, 2)}</h5><p>{seq('s', 1, 6)}</p>"
+    f"<ul><li>{seq('i', 1, 3)}</li><li>{seq('j', 1, 3)}</li></ul>"
+    f"<h4>{seq('k', 1, 2)}</h4><ul><li><a href=/x>{seq('l', 1, 4)}</a></li></ul>"
+    f"<p>{seq('b', 1, 60)}</p></article></main>"
+    f"<footer><p>{seq('f', 1, 6)}</p></footer>"
+)
+
+
+def test_an_articles_list_items_inside_its_kept_text_are_kept() -> None:
+    as_article, _, without = three_readings(INSIDE, PageType.ARTICLE, Rule.CONTAINER_ITEMS)
+    for item in (seq("i", 1, 3), seq("j", 1, 3)):
+        assert item in as_article.text
+        assert item not in without.text
+    assert Reason.CONTAINER_ITEM in {block.reason for block in as_article.blocks}
+    # List items only: not the short paragraph or heading; not a link; not outside
+    # the kept text (the footer).
+    assert seq("s", 1, 6) not in as_article.text
+    assert seq("m", 1, 2) not in as_article.text
+    assert seq("l", 1, 4) not in as_article.text
+    assert seq("f", 1, 6) not in as_article.text
+    # An article's rule: on another kind of page it does not run.
+    assert Reason.CONTAINER_ITEM not in {
+        block.reason for block in fit_text(INSIDE, page_type=PageType.PRODUCT).blocks
+    }
+
+
 def test_a_layout_table_is_left_to_the_tree() -> None:
     # One column: the page's grid, not a table of data.
     html = page(f"<p>{seq('a', 1, 40)}</p>{table(4, 1, head=False)}<p>{seq('b', 1, 40)}</p>")

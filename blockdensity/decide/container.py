@@ -4,7 +4,7 @@ On an article the published tree's verdict is right most of the time: the
 text is long prose, and what it rejects (short lines, link lists) is mostly
 chrome. On a listing, a collection, a documentation or a service page the
 content itself is short lines and links: item titles, specifications, API
-names, feature sections. Four rules, each switchable (blockdensity.conf.Rule),
+names, feature sections. Five rules, each switchable (blockdensity.conf.Rule),
 run on the kinds of page decide.kinds gives them:
 
 - footer_majority: a footer that holds most of the kept words was kept by the
@@ -24,6 +24,17 @@ run on the kinds of page decide.kinds gives them:
   a service page's body may be one promotional region beside a few kept
   lines (a Drupal body marked `node--promoted`), which the guard at 0.85
   misses.
+- container_items, on articles: inside the kept text (after its first kept
+  block, before its last), a list item (li, dt, dd) in the trusted container
+  that the tree rejected is kept, unless links hold more than half its
+  words or the comments rule took it. The tree judges a block by its
+  neighbours, so the items of an article's list of short lines (steps,
+  ingredients, features) are rejected as short and isolated; inside the
+  container the article rules trust, between kept text, they are the
+  article's. List items only: short paragraphs too gain twice as much on
+  WCXB but bring trafilatura-eval's boilerplate passages back (its
+  precision 0.894 -> 0.887, under the gate's floor); headings and divs
+  cost it more (BENCHMARKS.md, "Rules by kind of page").
 
 Measured on the four development sets (BENCHMARKS.md, "Rules by kind of
 page").
@@ -45,6 +56,7 @@ __all__ = [
     "apply_boxes",
     "apply_container",
     "apply_footer",
+    "apply_items",
     "apply_span",
     "kept_span",
 ]
@@ -146,6 +158,29 @@ def apply_span(board: Board, outcomes: list[Outcome]) -> None:
             and leaves[index] != _LINK_DENSE
         ):
             outcomes[index] = Outcome.SPAN
+
+
+# The elements of list items: what container_items keeps.
+_ITEMS: Final = frozenset(("li", "dt", "dd"))
+
+
+def apply_items(board: Board, outcomes: list[Outcome]) -> None:
+    """container_items: a list item with few links that the tree rejected inside the
+    trusted container, between kept text, is kept."""
+    first, last = kept_span(outcomes)
+    words, links, labels, elements = board.words, board.links, board.labels, board.elements
+    for index in range(first + 1, last):
+        scope = board.scopes[index]
+        if (
+            outcomes[index] not in KEPT_OUTCOMES
+            and outcomes[index] is not Outcome.COMMENTS
+            and elements[index] in _ITEMS
+            and scope >= 0
+            and labels[scope] in _CONTAINERS
+            and words[index]
+            and 2 * links[index] <= words[index]
+        ):
+            outcomes[index] = Outcome.CONTAINER_ITEM
 
 
 def kept_span(outcomes: list[Outcome]) -> tuple[int, int]:

@@ -26,7 +26,8 @@ _NOT_AN_ARTICLE: Final = frozenset((Rule.FOOTER_MAJORITY, Rule.CONTAINER_TEXT, R
 # The rules of a page of items: its cards, its grid, its title's region, no text twice.
 _ITEMS: Final = frozenset((Rule.ITEM_CARDS, Rule.ITEM_GRID, Rule.TITLE_REGION, Rule.DUPLICATE_TEXT))
 KIND_RULES: Final[dict[PageType, frozenset[Rule]]] = {
-    PageType.ARTICLE: frozenset(),
+    # Only on articles: on the other kinds container_text keeps more.
+    PageType.ARTICLE: frozenset((Rule.CONTAINER_ITEMS,)),
     PageType.FORUM: frozenset(
         (Rule.FOOTER_MAJORITY, Rule.FORUM_POSTS, Rule.POST_BODIES, Rule.DUPLICATE_TEXT)
     ),

@@ -50,6 +50,7 @@ class Outcome(IntEnum):
     BOX_CONTENT = 25  # kept: in a box region holding most of what the tree kept
     PAGE_CHROME = 26  # a short line about the page itself, on a documentation page
     SHOP_LINK = 27  # a short link container_text kept on a collection: a facet, a button
+    CONTAINER_ITEM = 28  # kept: an article's list item inside its container's text
 
 
 KEPT_OUTCOMES: Final = frozenset(
@@ -63,6 +64,7 @@ KEPT_OUTCOMES: Final = frozenset(
         Outcome.BOX_CONTENT,
         Outcome.CONTAINER,
         Outcome.SPAN,
+        Outcome.CONTAINER_ITEM,
         Outcome.CARD,
         Outcome.TABLE,
         Outcome.GRID,
@@ -86,6 +88,7 @@ RULE_OUTCOMES: Final = {
     Rule.PAGE_CHROME: Outcome.PAGE_CHROME,
     Rule.CONTAINER_TEXT: Outcome.CONTAINER,
     Rule.SPAN_TEXT: Outcome.SPAN,
+    Rule.CONTAINER_ITEMS: Outcome.CONTAINER_ITEM,
     Rule.ITEM_CARDS: Outcome.CARD,
     Rule.DATA_TABLES: Outcome.TABLE,
     Rule.ITEM_GRID: Outcome.GRID,
@@ -119,6 +122,7 @@ REPORTED: Final[dict[Outcome, tuple[Decision, Reason | None]]] = {
     Outcome.PAGE_CHROME: (Decision.DROPPED, Reason.PAGE_CHROME),
     Outcome.CONTAINER: (Decision.CONTENT, Reason.CONTAINER_TEXT),
     Outcome.SPAN: (Decision.CONTENT, Reason.SPAN_TEXT),
+    Outcome.CONTAINER_ITEM: (Decision.CONTENT, Reason.CONTAINER_ITEM),
     Outcome.CARD: (Decision.CONTENT, Reason.ITEM_CARD),
     Outcome.TABLE: (Decision.CONTENT, Reason.DATA_TABLE),
     Outcome.GRID: (Decision.CONTENT, Reason.ITEM_GRID),

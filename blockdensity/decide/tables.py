@@ -20,6 +20,7 @@ from typing import Final
 
 from blockdensity.article import CONTENT_SCOPE, MAIN_SCOPE
 from blockdensity.decide.board import Board
+from blockdensity.decide.container import kept_span
 from blockdensity.decide.outcome import KEPT_OUTCOMES, Outcome
 from blockdensity.structure import TableShape
 
@@ -46,7 +47,7 @@ def apply(board: Board, outcomes: list[Outcome]) -> None:
     kept = sum(1 for index in cells if outcomes[index] in KEPT_OUTCOMES)
     if kept == len(cells):
         return  # no cell left out (or none at all): nothing to keep
-    first, last = _kept_span(outcomes)
+    first, last = kept_span(outcomes)
     if not kept and not any(first < index < last for index in cells):
         # No table has a kept cell or stands inside the kept text: nothing to
         # change, and no structure to build.
@@ -72,14 +73,3 @@ def apply(board: Board, outcomes: list[Outcome]) -> None:
                 and 2 * links[index] <= words[index]
             ):
                 outcomes[index] = Outcome.TABLE
-
-
-def _kept_span(outcomes: list[Outcome]) -> tuple[int, int]:
-    """The first and the last kept block ((-1, -1): none kept)."""
-    first = next((index for index, outcome in enumerate(outcomes) if outcome in KEPT_OUTCOMES), -1)
-    if first < 0:
-        return -1, -1
-    last = len(outcomes) - 1
-    while outcomes[last] not in KEPT_OUTCOMES:
-        last -= 1
-    return first, last
