@@ -10,7 +10,9 @@ render as WCXB's Markdown writes them (measured on its dev pages): a list item
 holding a heading or a <div> is a card or a grid's cell, not a list item (a
 card's heading that is a link end to end is its title, a line); a blockquote
 holding a list, heading, table or <pre> is a box, not a quotation; and lines
-of text begun by bullets are a list's items. Its words are the text's words:
+of text begun by bullets are a list's items; a heading in a <summary> (a
+disclosure widget's label) and one that is a link from end to end heading
+nothing (a list of linked titles) are lines. Its words are the text's words:
 the lines are `render.block_lines`' lines (a code block keeps its blank lines
 too), and the characters Markdown would read as markup are escaped, so that a
 parser gives back what the page says.
@@ -143,14 +145,19 @@ class _Context:
 
     def __init__(self, chain: tuple[int, ...], level: int, cell: int, pre: int) -> None:
         self.chain = chain  # the li and blockquote entries around it and it, outermost first
-        self.level = level  # the heading it is in: 1-6; 0: none
+        self.level = level  # the heading it is in: 1-6; 0: none; _LABEL: in a <summary>
         self.cell = cell  # the innermost table cell around it or it; -1: none
         self.pre = pre  # the innermost <pre> around it or it; -1: none
 
 
 _OUTSIDE: Final = _Context((), 0, -1, -1)
 _LEVELS: Final = {f"h{level}": level for level in range(1, 7)}
-_CONTEXT_TAGS: Final = _CONTAINERS | _CELLS | _HEADINGS | {"pre"}
+# The level inside a <summary>: a disclosure widget's label (an FAQ's question, a
+# collapsed section's name), a line of its own even when the page puts it in a
+# heading. WCXB's Markdown writes it so: on its dev pages 5 of the 215 headings in a
+# <summary> the fit rendered as headings were headings there (8 of the 9 sites none).
+_LABEL: Final = -1
+_CONTEXT_TAGS: Final = _CONTAINERS | _CELLS | _HEADINGS | {"pre", "summary"}
 
 
 class _Unit:
@@ -159,7 +166,9 @@ class _Unit:
     __slots__ = ("chain", "key", "kind", "lines")
 
     def __init__(self, kind: str, key: int, chain: tuple[int, ...], lines: list[str]) -> None:
-        self.kind = kind  # "paragraph", "heading", "code", "table"; "done": escaped already
+        # "paragraph", "heading", "code", "table"; "done": escaped already; "image" (done
+        # too); "title", "linked title", "linked heading": headings until _titles says
+        self.kind = kind
         self.key = key  # the block (paragraph), the level (heading), the <pre> or the table
         self.chain = chain  # the li and blockquote entries around it, outermost first
         self.lines = lines  # its Markdown lines, without the containers' prefixes
@@ -202,6 +211,8 @@ class _Renderer:
         self.contexts: dict[int, _Context] = {}
         self.parents = self.structure.parents
         self.header_rows: dict[int, bool] = {}
+        # The kept blocks that are links from end to end (set by units).
+        self.titles: set[int] = set()
         self.cards = _card_items(self.tags, self.parents)
         # The list items and blockquotes that add no level: cards (and grid cells), boxes.
         self.flat = self.cards | _boxes(self.tags, self.parents)
@@ -223,11 +234,16 @@ class _Renderer:
         for inner in reversed(path):
             tag = tags[inner]
             if tag in _CONTEXT_TAGS:
+                level = outer.level
+                if tag == "summary":
+                    level = _LABEL
+                elif level != _LABEL:
+                    level = _LEVELS.get(tag, level)
                 outer = _Context(
                     (*outer.chain, inner)
                     if tag in _CONTAINERS and inner not in flat
                     else outer.chain,
-                    _LEVELS.get(tag, outer.level),
+                    level,
                     inner if tag in _CELLS else outer.cell,
                     inner if tag == "pre" else outer.pre,
                 )
@@ -260,6 +276,7 @@ class _Renderer:
         blocks = page.blocks
         # The blocks that are links from end to end: a card's title when in a heading.
         texts, card_titles_at = _kept_texts(page.text, kept)
+        self.titles = card_titles_at
         entries = structure.block_entries
         # The one-line blocks' lines: those of the text render made of these blocks when
         # given, else collapsed in one pass as render_blocks does.
@@ -287,7 +304,7 @@ class _Renderer:
             if info[PRE]:
                 self._add_code(units, context.pre if context.pre >= 0 else entries[index], text)
                 continue
-            if context.level:
+            if context.level > 0:
                 context = self._heading_context(entries[index], context, index in card_titles_at)
             linked = links.get(index)
             if linked is not None:
@@ -299,12 +316,14 @@ class _Renderer:
                 continue
             if context.cell >= 0 and self._add_cell(units, tables, index, context.cell, text_lines):
                 continue
-            if context.level:
-                units.append(_Unit("heading", context.level, context.chain, [" ".join(text_lines)]))
+            if context.level > 0:
+                kind = "title" if index in card_titles_at else "heading"
+                units.append(_Unit(kind, context.level, context.chain, [" ".join(text_lines)]))
             else:
                 units.extend(_paragraphs(index, context.chain, text_lines))
         if images is not None and previous >= 0:
             self._add_images(units, images, previous, -1)
+        _titles(units)
         self._escape(units, tables)
         return units
 
@@ -446,9 +465,11 @@ class _Renderer:
             units, tables, index, context.cell, lines, escaped=True
         ):
             return
-        if context.level:
+        if context.level > 0:
             heading = _CLOSING.sub(r"\\#", " ".join(lines))
-            units.append(_Unit("done", index, context.chain, ["#" * context.level + " " + heading]))
+            kind = "linked title" if index in self.titles else "linked heading"
+            level = context.level
+            units.append(_Unit(kind, level, context.chain, ["#" * level + " " + heading]))
         else:
             units.extend(_linked_paragraphs(index, context.chain, lines))
 
@@ -551,6 +572,36 @@ def _paragraphs(index: int, chain: tuple[int, ...], lines: list[str]) -> list[_U
         return [_Unit("paragraph", index, chain, lines)]
     items = _Unit("items", index, chain, [line[2:] for line in lines[first:]])
     return [_Unit("paragraph", index, chain, lines[:first]), items] if first else [items]
+
+
+_HEADING_KINDS: Final = frozenset({"heading", "title", "linked title", "linked heading"})
+_TITLES: Final = frozenset({"title", "linked title", "linked heading"})
+
+
+def _titles(units: list[_Unit]) -> None:
+    """The headings that are links from end to end (a "title" unit) and head nothing:
+    the next unit, images aside, is a heading of their level or above, or none. Such a
+    heading is an entry of a list of links (a listing's titles without their teasers,
+    related posts), a line as a card's title is (WCXB's Markdown writes them so: on its
+    dev pages 15% of them are headings there, on 45 pages, against 67% of all the
+    headings the fit renders). They become paragraphs; the others headings ("done"
+    when rendered with their links)."""
+    for place, unit in enumerate(units):
+        kind = unit.kind
+        if kind not in _TITLES:
+            continue
+        level = unit.key
+        following = next((later for later in units[place + 1 :] if later.kind != "image"), None)
+        heads_nothing = following is None or (
+            following.kind in _HEADING_KINDS and following.key <= level
+        )
+        if kind == "title":
+            unit.kind = "paragraph" if heads_nothing else "heading"
+        elif kind == "linked title" and heads_nothing:
+            unit.kind = "done"
+            unit.lines = [_start_escaped(unit.lines[0][level + 1 :])]
+        else:
+            unit.kind = "done"
 
 
 # What makes a list item a card (see _card_items).
@@ -672,7 +723,7 @@ def _kept_texts(text: str, kept: Sequence[int]) -> tuple[dict[int, str], set[int
 
 def _image_unit(image: Image, block: int, chain: tuple[int, ...]) -> _Unit:
     """An image as a paragraph of its own: ![alt](src)."""
-    return _Unit("done", block, chain, [f"![{_inline(image.alt)}]({_destination(image.src)})"])
+    return _Unit("image", block, chain, [f"![{_inline(image.alt)}]({_destination(image.src)})"])
 
 
 def _code_lines(text: str) -> list[str]:

@@ -28,7 +28,7 @@ from markdown_it.token import Token
 from blockdensity import Decision, Fit, fit_text
 from blockdensity.conf import PPM, Comments, Conf, Profile
 from blockdensity.markdown import escape_cell, escape_heading, escape_line
-from blockdensity.segment import segment
+from blockdensity.segment import ANCHOR_MARK, BLOCK_END, segment
 from blockdensity.structure import Structure
 from tests.helpers import seq
 from tests.hypothesis_profiles import examples
@@ -241,17 +241,29 @@ def kept_elements(page: str, fit: Fit) -> dict[str, list[str]]:
     """What the fit kept, by kind (as the page's structure places each kept block): the
     texts the Markdown should give back."""
     found: dict[str, list[str]] = {"heading": [], "item": [], "cell": [], "code": []}
-    structure = Structure(segment(page, KEEP_ALL))
-    for index, block in enumerate(fit.blocks):
-        if block.decision is not Decision.CONTENT and not fit.fallback:
-            continue
+    segmented = segment(page, KEEP_ALL)
+    structure = Structure(segmented)
+    raw = segmented.text.split(BLOCK_END)
+    kept = [
+        (index, block)
+        for index, block in enumerate(fit.blocks)
+        if (block.decision is Decision.CONTENT or fit.fallback) and block.text.strip()
+    ]
+    for place, (index, block) in enumerate(kept):
         level = structure.heading_level(index)
         if structure.element(index) == "pre":
             found["code"].extend(block.text.split("\n"))
         elif structure.cell(index) is not None:
             found["cell"].extend(block.text.split("\n"))
         elif level is not None:
-            found["heading"].append(f"h{level} " + " ".join(block.text.split("\n")))
+            # A heading that is a link from end to end and heads nothing (the next kept
+            # block is a heading of its level or above, or none) is a line.
+            following = kept[place + 1][0] if place + 1 < len(kept) else -1
+            next_level = structure.heading_level(following) if following >= 0 else 0
+            part = raw[index].strip()
+            linked = part[:1] == ANCHOR_MARK and part[-1:] == ANCHOR_MARK
+            if not linked or (next_level is None or next_level > level):
+                found["heading"].append(f"h{level} " + " ".join(block.text.split("\n")))
         else:
             lines, items = bulleted(block.text.split("\n"))
             found["item"].extend(items)
@@ -406,10 +418,11 @@ def test_a_list_item_holding_a_heading_renders_as_blocks() -> None:
     page = (
         "<ul><li><h3>Title</h3><p>text</p></li><li><h3><a href=/x>Linked</a></h3>"
         "<p>more</p></li></ul><ol><li>one<ul><li><h4>Deep</h4></li></ul></li><li>two</li></ol>"
-        "<h2><a href=/y>Section</a></h2>"
+        "<h2><a href=/y>Section</a></h2><p>body</p>"
     )
     expected = (
-        "### Title\n\ntext\n\n{linked}\n\nmore\n\n1. one\n\n   #### Deep\n2. two\n\n## {section}"
+        "### Title\n\ntext\n\n{linked}\n\nmore\n\n1. one\n\n   #### Deep\n2. two\n\n"
+        "## {section}\n\nbody"
     )
     assert fit_text(page, KEEP_ALL).markdown == expected.format(linked="Linked", section="Section")
     assert fit_text(page, LINKS, url="https://e.org/").markdown == expected.format(
@@ -429,6 +442,57 @@ def test_a_list_item_laid_out_in_divs_is_a_grid_cell() -> None:
     )
     assert fit_text(page, KEEP_ALL).markdown == (
         "cell one\n\nprice\n\ncell two\n\n- nested\n\n1. entry\n\n   more"
+    )
+
+
+def test_a_heading_in_a_summary_is_a_line() -> None:
+    # A disclosure widget's label (an FAQ's question): a line, even in a heading.
+    page = (
+        "<h2>FAQ</h2><details><summary><h3>Is it *free*?</h3></summary><p>Yes.</p></details>"
+        "<details open><summary>Plain label</summary><h3>Inside</h3><p>text</p></details>"
+    )
+    assert fit_text(page, KEEP_ALL).markdown == (
+        "## FAQ\n\nIs it \\*free\\*?\n\nYes.\n\nPlain label\n\n### Inside\n\ntext"
+    )
+
+
+def test_a_linked_heading_that_heads_nothing_is_a_line() -> None:
+    # A heading that is a link from end to end, followed by a heading of its level or
+    # above or by nothing, is an entry of a list of links: a line. One with something
+    # under it (a teaser, a lower heading) stays a heading, and so does a plain one.
+    page = (
+        "<h2>Latest</h2><h3><a href=/a>One #</a></h3><h3><a href=/b>Two</a></h3><p>teaser</p>"
+        "<h3><a href=/c>Three</a></h3><h4>Sub</h4><h3>Plain</h3><h2><a href=/d>- Last</a></h2>"
+    )
+    expected = (
+        "## Latest\n\n{one}\n\n### {two}\n\nteaser\n\n### {three}\n\n#### Sub\n\n"
+        "### Plain\n\n{last}"
+    )
+    assert fit_text(page, KEEP_ALL).markdown == expected.format(
+        one="One #", two="Two", three="Three", last="\\- Last"
+    )
+    linked = fit_text(page, LINKS, url="https://e.org/").markdown
+    assert linked == expected.format(
+        one="[One #](https://e.org/a)",
+        two="[Two](https://e.org/b)",
+        three="[Three](https://e.org/c)",
+        last="[- Last](https://e.org/d)",
+    )
+    for markdown in (fit_text(page, KEEP_ALL).markdown, linked):
+        tokens = parser().parse(markdown)
+        headings = [tokens[i + 1].content for i, t in enumerate(tokens) if t.type == "heading_open"]
+        assert [re.sub(r"\[(.*)\]\(.*\)", r"\1", h) for h in headings] == [
+            "Latest",
+            "Two",
+            "Three",
+            "Sub",
+            "Plain",
+        ]
+        assert not any(t.type == "bullet_list_open" for t in tokens)
+    # An image under it is no content of its own: the same lines, the image beside.
+    pictured = "<h3><a href=/a>One</a></h3><p><img src=/o.png alt=o></p><h3>Two</h3><p>x</p>"
+    assert fit_text(pictured, IMAGES, url="https://e.org/").markdown == (
+        "One\n\n![o](https://e.org/o.png)\n\n### Two\n\nx"
     )
 
 
