@@ -21,7 +21,8 @@ A table is rendered as a table when it is a data table as the data_tables
 rule has it (two rows and two columns or more, no table inside) and no cell
 holds a heading (but in its first row, a title over its columns), a <pre> or
 a blockquote, and it is in no <form> (a form's table lays out its fields): a
-layout table's cells are the page's blocks, rendered as they are. Rendered
+layout table's cells are the page's blocks, rendered as they are; so are a
+table's whose kept text lies in one column (a list of lines, no grid). Rendered
 on first access (Fit.markdown): a caller who never reads it never pays for
 it, nor for the structure.
 """
@@ -181,11 +182,18 @@ class _Table:
     def __init__(self) -> None:
         self.rows: dict[tuple[int, int], dict[int, list[str]]] = {}
         self.header: set[tuple[int, int]] = set()
+        # Its blocks as they came: (block, lines, whether the lines are Markdown already).
+        self.blocks: list[tuple[int, list[str], bool]] = []
 
     def add(self, row: tuple[int, int], place: int, text: str, *, header_row: bool) -> None:
         self.rows.setdefault(row, {}).setdefault(place, []).append(text)
         if header_row:
             self.header.add(row)
+
+    def one_column(self) -> bool:
+        """Whether all its text lies in one column."""
+        places = {place for cells in self.rows.values() for place in cells}
+        return len(places) == 1
 
     def lines(self) -> list[str]:
         rows = sorted(self.rows)
@@ -335,6 +343,8 @@ class _Renderer:
                 units.extend(_paragraphs(index, context.chain, text_lines))
         if images is not None and previous >= 0:
             self._add_images(units, images, previous, -1)
+        if tables:
+            units = _unstacked(units, tables)
         _titles(units)
         self._escape(units, tables)
         return units
@@ -510,6 +520,7 @@ class _Renderer:
         if header_row is None:
             found = self.structure.cell(index)
             header_row = self.header_rows[row] = found is not None and found.header_row
+        tables[table].blocks.append((index, text_lines, escaped))
         tables[table].add(
             (places[row] if row >= 0 else -1, row),
             places[cell],
@@ -584,6 +595,25 @@ def _paragraphs(index: int, chain: tuple[int, ...], lines: list[str]) -> list[_U
         return [_Unit("paragraph", index, chain, lines)]
     items = _Unit("items", index, chain, [line[2:] for line in lines[first:]])
     return [_Unit("paragraph", index, chain, lines[:first]), items] if first else [items]
+
+
+def _unstacked(units: list[_Unit], tables: dict[int, _Table]) -> list[_Unit]:
+    """`units` with each table whose text lies in one column as its blocks, rendered as
+    they would be outside it: a table of one column (or of one column kept) is a list
+    of lines, no grid (WCXB's Markdown writes them so: on its dev pages 20 of the 145
+    cells the fit rendered in such tables, on 19 pages, were cells there)."""
+    out: list[_Unit] = []
+    for unit in units:
+        table = tables.get(unit.key) if unit.kind == "table" else None
+        if table is None or not table.one_column():
+            out.append(unit)
+            continue
+        for index, lines, escaped in table.blocks:
+            if escaped:
+                out.extend(_linked_paragraphs(index, unit.chain, list(lines)))
+            else:
+                out.extend(_paragraphs(index, unit.chain, lines))
+    return out
 
 
 _HEADING_KINDS: Final = frozenset({"heading", "title", "linked title", "linked heading"})

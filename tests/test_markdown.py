@@ -249,11 +249,18 @@ def kept_elements(page: str, fit: Fit) -> dict[str, list[str]]:
         for index, block in enumerate(fit.blocks)
         if (block.decision is Decision.CONTENT or fit.fallback) and block.text.strip()
     ]
+    # A table whose kept text lies in one column renders as its blocks.
+    columns: dict[int, set[int]] = {}
+    for index, _ in kept:
+        cell = structure.cell(index)
+        if cell is not None:
+            columns.setdefault(cell.table, set()).add(cell.index)
     for place, (index, block) in enumerate(kept):
         level = structure.heading_level(index)
+        cell = structure.cell(index)
         if structure.element(index) == "pre":
             found["code"].extend(block.text.split("\n"))
-        elif structure.cell(index) is not None:
+        elif cell is not None and len(columns[cell.table]) > 1:
             found["cell"].extend(block.text.split("\n"))
         elif level is not None:
             # A heading that is a link from end to end and heads nothing (the next kept
@@ -504,6 +511,17 @@ def test_a_table_in_a_form_renders_its_cells_as_blocks() -> None:
     assert fit_text(f"<div>{table}</div>", KEEP_ALL).markdown == (
         "| Name | Email |\n| --- | --- |\n| Total | $2 |"
     )
+
+
+def test_a_table_with_text_in_one_column_renders_its_cells_as_blocks() -> None:
+    # One column of text (the others empty): lines, no grid; its cells' lines as a
+    # paragraph's. Two columns of text: a pipe table.
+    one = "<table><tr><th>Drug</th><th></th></tr><tr><td>- a<br>- b</td><td> </td></tr></table>"
+    assert fit_text(one, KEEP_ALL).markdown == "Drug\n\n- a\n- b"
+    two = "<table><tr><th>Drug</th><th></th></tr><tr><td>a</td><td>b</td></tr></table>"
+    assert fit_text(two, KEEP_ALL).markdown == "| Drug |  |\n| --- | --- |\n| a | b |"
+    linked = "<table><tr><td><a href=/x>A</a></td><td></td></tr><tr><td>b</td></tr></table>"
+    assert fit_text(linked, LINKS, url="https://e.org/").markdown == "[A](https://e.org/x)\n\nb"
 
 
 def test_a_heading_over_a_tables_columns_is_its_header_cell() -> None:
