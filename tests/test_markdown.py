@@ -503,16 +503,6 @@ def test_a_linked_heading_that_heads_nothing_is_a_line() -> None:
     )
 
 
-def test_a_table_in_a_form_renders_its_cells_as_blocks() -> None:
-    # A form's table lays out its fields and choices: its cells are blocks. The same
-    # table outside a form is a data table.
-    table = "<table><tr><td>Name</td><td>Email</td></tr><tr><td>Total</td><td>$2</td></tr></table>"
-    assert fit_text(f"<form>{table}</form>", KEEP_ALL).markdown == "Name\n\nEmail\n\nTotal\n\n$2"
-    assert fit_text(f"<div>{table}</div>", KEEP_ALL).markdown == (
-        "| Name | Email |\n| --- | --- |\n| Total | $2 |"
-    )
-
-
 def test_a_table_with_text_in_one_column_renders_its_cells_as_blocks() -> None:
     # One column of text (the others empty): lines, no grid; its cells' lines as a
     # paragraph's. Two columns of text: a pipe table.
