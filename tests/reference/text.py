@@ -27,6 +27,8 @@ __all__ = [
     "collapse",
     "count_ended",
     "date_stretches",
+    "occurrences",
+    "parts_at",
     "reference_class",
     "reference_count",
 ]
@@ -133,4 +135,21 @@ def date_stretches(text: str, shortest: int) -> list[int]:
         end = run.start() + digits[-1] + 1 + after.end()
         if end - begin >= shortest:
             found += (begin, end)
+    return found
+
+
+def parts_at(text: str, separator: str, indexes: list[int]) -> list[str]:
+    """blockdensity._text.parts_at: the parts of text.split(separator) at `indexes`."""
+    parts = text.split(separator)
+    return [parts[index] for index in indexes]
+
+
+def occurrences(text: str, needle: str) -> list[int]:
+    """blockdensity._text.occurrences: the starts str.find gives, from 0 and then from the
+    needle's length after each start found."""
+    found: list[int] = []
+    start = text.find(needle)
+    while start >= 0:
+        found.append(start)
+        start = text.find(needle, start + len(needle))
     return found
