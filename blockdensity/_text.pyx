@@ -252,24 +252,29 @@ def collapse(list texts):
     return result
 
 
-def date_stretches(str text, Py_ssize_t shortest):
+def date_stretches(str text, Py_ssize_t shortest, bint dated=False):
     """[start, end, ...]: where in `text` blockdensity.evidence's dates may be. A date is
     written in decimal digits, ASCII lowercase letters, whitespace and ".,/-" (\\d and \\s
     as a str pattern reads them), holds a digit, begins with its first digit or with the
     one word (and a dot and whitespace) before it, and ends with its last digit or the
     two words (after whitespace) after it. So each run of those characters that holds a
     digit, narrowed to the word before its first digit and the two words after its last,
-    is given if it is at least `shortest` long."""
+    is given if it is at least `shortest` long.
+
+    With `dated`, only the stretches that hold "ago", four decimal digits in a row, or a
+    digit, "." or "/" and a digit: each of evidence's dates holds one of them ("3 days
+    ago"; a year; "2025-03-03"; "03/03/25"), and most stretches ("12 comments", "page 2
+    of 5") none, which the date pattern was tried on to no avail."""
     cdef int kind = PyUnicode_KIND(text)
     cdef void* data = PyUnicode_DATA(text)
     cdef Py_ssize_t length = PyUnicode_GET_LENGTH(text)
     cdef list found = []
     if kind == PyUnicode_1BYTE_KIND:
-        _stretches_into(<uint8_t*> data, length, shortest, found)
+        _stretches_into(<uint8_t*> data, length, shortest, dated, found)
     elif kind == PyUnicode_2BYTE_KIND:
-        _stretches_into(<uint16_t*> data, length, shortest, found)
+        _stretches_into(<uint16_t*> data, length, shortest, dated, found)
     else:
-        _stretches_into(<uint32_t*> data, length, shortest, found)
+        _stretches_into(<uint32_t*> data, length, shortest, dated, found)
     return found
 
 
@@ -300,7 +305,29 @@ cdef inline bint _in_date(Py_UCS4 code) noexcept:
     return _is_space(code) or _is_digit(code)
 
 
-cdef int _stretches_into(char_t* data, Py_ssize_t length, Py_ssize_t shortest,
+cdef bint _dated(char_t* data, Py_ssize_t begin, Py_ssize_t end) noexcept:
+    """Whether data[begin:end] holds "ago", four decimal digits in a row, or a decimal digit,
+    "." or "/" and a decimal digit (date_stretches' `dated`)."""
+    cdef Py_ssize_t index
+    cdef int digits = 0  # in a row, up to `index`
+    cdef Py_UCS4 code
+    for index in range(begin, end):
+        code = data[index]
+        if _is_digit(code):
+            digits += 1
+            if digits == 4:
+                return True
+            continue
+        digits = 0
+        if (code == 46 or code == 47) and index > begin and index + 1 < end:
+            if _is_digit(data[index - 1]) and _is_digit(data[index + 1]):
+                return True
+        elif code == 97 and index + 2 < end and data[index + 1] == 103 and data[index + 2] == 111:
+            return True  # "ago"
+    return False
+
+
+cdef int _stretches_into(char_t* data, Py_ssize_t length, Py_ssize_t shortest, bint dated,
                          list found) except -1:
     """date_stretches' pass over `data`, the stretches appended to `found`."""
     cdef Py_ssize_t index = 0
@@ -339,7 +366,7 @@ cdef int _stretches_into(char_t* data, Py_ssize_t length, Py_ssize_t shortest,
                 end += 1
             while end < index and _is_letter(data[end]):
                 end += 1
-        if end - begin >= shortest:
+        if end - begin >= shortest and (not dated or _dated(data, begin, end)):
             found += (begin, end)
     return 0
 

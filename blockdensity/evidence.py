@@ -310,10 +310,12 @@ def _dates(text: str) -> int:
     it (what the pattern's closing \\b reads; the lookbehinds at its start read the
     text before the stretch, which the pattern sees from `pos`): the same dates as
     the pattern over the whole text finds, where the pattern alone stopped at every
-    letter a month's name begins with (most of the evidence's cost)."""
+    letter a month's name begins with (most of the evidence's cost). Nor in one that
+    holds no "ago", no year, and no digits around a "." or "/" (`dated`): each
+    alternative of the pattern holds one of them."""
     count = 0
     size = len(text)
-    stretches = _text.date_stretches(text, _SHORTEST_DATE)
+    stretches = _text.date_stretches(text, _SHORTEST_DATE, dated=True)
     for place in range(0, len(stretches), 2):
         end = stretches[place + 1]
         count += len(_DATE.findall(text, stretches[place], end + 1 if end < size else end))

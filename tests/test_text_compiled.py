@@ -48,6 +48,8 @@ def collapse_agrees(texts: list[str]) -> None:
 def stretches_agree(text: str) -> None:
     for shortest in (1, 6):
         assert _text.date_stretches(text, shortest) == reference.date_stretches(text, shortest)
+        dated = _text.date_stretches(text, shortest, dated=True)
+        assert dated == reference.date_stretches(text, shortest, dated=True)
 
 
 def parts_agree(text: str, separator: str, indexes: list[int]) -> None:
@@ -159,7 +161,12 @@ def test_both_collapses_agree_on_random_text(texts: list[list[str]]) -> None:
 
 
 @examples(500)
-@given(st.lists(st.one_of(ALPHABET, st.sampled_from([*"A/Z9", "2025", "mar"])), max_size=60))
+@given(
+    st.lists(
+        st.one_of(ALPHABET, st.sampled_from([*"A/Z9", "2025", "mar", "ago", "\u0663", "1.2"])),
+        max_size=60,
+    )
+)
 def test_both_date_stretches_agree_on_random_text(chars: list[str]) -> None:
     stretches_agree("".join(chars))
 

@@ -117,7 +117,7 @@ def collapse(texts: list[str]) -> str:
     return "\n".join(line for line in lines if line)
 
 
-def date_stretches(text: str, shortest: int) -> list[int]:
+def date_stretches(text: str, shortest: int, dated: bool = False) -> list[int]:
     """blockdensity._text.date_stretches: [start, end, ...] of the runs of characters a date
     is written with (\\d and \\s as a str pattern reads them, a-z and ".,/-") that hold a
     digit, each from the word (a dot, whitespace) before its first digit to the two words
@@ -133,7 +133,9 @@ def date_stretches(text: str, shortest: int) -> list[int]:
         assert after is not None
         begin = run.start() + before.start()
         end = run.start() + digits[-1] + 1 + after.end()
-        if end - begin >= shortest:
+        if end - begin >= shortest and (
+            not dated or re.search(r"ago|\d{4}|\d[./]\d", text[begin:end])
+        ):
             found += (begin, end)
     return found
 
