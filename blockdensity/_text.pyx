@@ -618,3 +618,74 @@ cdef int _phrase_lines_into(char_t* data, str text, Py_ssize_t limit,
             hashed = _skeleton_step(hashed, data[index])
         index += 1
     return 0
+
+
+# The most needles `starts_of` looks for at once, and their longest.
+DEF NEEDLES = 16
+DEF NEEDLE_CHARS = 8
+
+
+def starts_of(str text, tuple needles):
+    """Every place in `text` where one of `needles` begins, in order, each place once: the
+    places text.find(needle, start + 1) visits from 0 for each needle, merged (one pass,
+    where blockdensity.evidence looked for each currency sign and code in turn, each a
+    pass over the short blocks' text that cost a microsecond)."""
+    cdef Py_ssize_t count = len(needles)
+    cdef Py_UCS4 chars[NEEDLES][NEEDLE_CHARS]
+    cdef Py_ssize_t sizes[NEEDLES]
+    cdef unsigned char ascii_first[128]  # whether a needle begins with this ASCII character
+    cdef bint wide_first = False  # whether one begins with a character beyond ASCII
+    cdef Py_ssize_t number, index
+    cdef str needle
+    if count > NEEDLES:
+        raise ValueError(f"starts_of: at most {NEEDLES} needles, not {count}")
+    for index in range(128):
+        ascii_first[index] = 0
+    for number in range(count):
+        needle = needles[number]
+        sizes[number] = len(needle)
+        if not 0 < sizes[number] <= NEEDLE_CHARS:
+            raise ValueError(f"starts_of: needles of 1 to {NEEDLE_CHARS} characters, not {needle!r}")
+        for index in range(sizes[number]):
+            chars[number][index] = needle[index]
+        if chars[number][0] < 128:
+            ascii_first[chars[number][0]] = 1
+        else:
+            wide_first = True
+    cdef int kind = PyUnicode_KIND(text)
+    cdef void* data = PyUnicode_DATA(text)
+    cdef Py_ssize_t length = PyUnicode_GET_LENGTH(text)
+    cdef list found = []
+    if kind == PyUnicode_1BYTE_KIND:
+        _starts_into(<uint8_t*> data, length, chars, sizes, count, ascii_first, wide_first, found)
+    elif kind == PyUnicode_2BYTE_KIND:
+        _starts_into(<uint16_t*> data, length, chars, sizes, count, ascii_first, wide_first, found)
+    else:
+        _starts_into(<uint32_t*> data, length, chars, sizes, count, ascii_first, wide_first, found)
+    return found
+
+
+cdef int _starts_into(char_t* data, Py_ssize_t length, Py_UCS4 (*chars)[NEEDLE_CHARS],
+                      const Py_ssize_t* sizes, Py_ssize_t count,
+                      const unsigned char* ascii_first, bint wide_first,
+                      list found) except -1:
+    """starts_of's pass over `data`: the places appended to `found`."""
+    cdef Py_ssize_t index, number, rest
+    cdef Py_UCS4 code
+    for index in range(length):
+        code = data[index]
+        if code < 128:
+            if not ascii_first[code]:
+                continue
+        elif not wide_first:
+            continue
+        for number in range(count):
+            if chars[number][0] != code or index + sizes[number] > length:
+                continue
+            for rest in range(1, sizes[number]):
+                if data[index + rest] != chars[number][rest]:
+                    break
+            else:
+                found.append(index)
+                break  # this place, once
+    return 0

@@ -214,3 +214,17 @@ def test_both_occurrences_agree_on_random_text(pieces: list[str]) -> None:
     text = "".join(pieces)
     for needle in ("itemtype", "a", "ab", "xx", "\x00\x00", "e\u2014", "\U0001f600b"):
         occurrences_agree(text, needle)
+
+
+CURRENCY_PIECES = st.sampled_from(
+    ["$", "\u20ac", "\u00a3", "EUR", "EU", "kr", "k", "z\u0142", "z", "12", ".", " ", "a", "\u2014",
+     "\U0001f600", "\ud800", "krkr", "USDUSD"]
+)  # fmt: skip
+
+
+@examples(500)
+@given(st.lists(CURRENCY_PIECES, max_size=40))
+def test_both_starts_of_agree_on_random_text(pieces: list[str]) -> None:
+    text = "".join(pieces)
+    for needles in (("$", "\u20ac", "\u00a3", "EUR", "USD", "kr", "z\u0142"), ("kr", "k"), ("a",)):
+        assert _text.starts_of(text, needles) == reference.starts_of(text, needles)

@@ -31,6 +31,7 @@ __all__ = [
     "parts_at",
     "reference_class",
     "reference_count",
+    "starts_of",
 ]
 
 SPEC_GLUE: Final = "\"'.,!@-:;$?()/"
@@ -155,3 +156,14 @@ def occurrences(text: str, needle: str) -> list[int]:
         found.append(start)
         start = text.find(needle, start + len(needle))
     return found
+
+
+def starts_of(text: str, needles: tuple[str, ...]) -> list[int]:
+    """blockdensity._text.starts_of: where any of `needles` begins, each place once, in order."""
+    found: set[int] = set()
+    for needle in needles:
+        start = text.find(needle)
+        while start >= 0:
+            found.add(start)
+            start = text.find(needle, start + 1)
+    return sorted(found)
