@@ -18,10 +18,18 @@ from hypothesis import strategies as st
 from blockdensity import DEFAULT_CONF, PUBLISHED_CONF, PageType, fit_text
 from blockdensity.decide.kinds import TYPE_CONFIDENCE
 from blockdensity.decode import decode
-from blockdensity.evidence import _DATE, _dates, gather
+from blockdensity.evidence import (
+    _DATE,
+    _ITEMTYPE,
+    _add_phrase,
+    _dates,
+    _itemtypes,
+    _phrases,
+    gather,
+)
 from blockdensity.measure import measure
 from blockdensity.metadata import read_declared
-from blockdensity.pagetype import Evidence, classify, features
+from blockdensity.pagetype import KNOWN_PHRASES, Evidence, classify, features
 from blockdensity.parse import parse
 from blockdensity.segment import walk
 
@@ -153,6 +161,66 @@ def test_microdata_types_are_read_where_the_walk_met_an_itemprop() -> None:
     assert evidence_of(page).schema_types == {"Product"}
     # Without an itemprop the markup is not searched: a stray itemtype is not read.
     assert evidence_of(page.replace(" itemprop=name", "")).schema_types == frozenset()
+
+
+def _itemtypes_as_first_written(markup: str) -> frozenset[str]:
+    """evidence._itemtypes as first written, with str.find: what it must find."""
+    values: list[str] = []
+    start = markup.find("itemtype")
+    while start >= 0:
+        match = _ITEMTYPE.match(markup, start)
+        if match:
+            values.append(match.group(1))
+        start = markup.find("itemtype", match.end() if match else start + 8)
+    names = {value.rstrip("/").rsplit("/", 1)[-1] for value in values}
+    names.discard("")
+    return frozenset(names)
+
+
+_ITEMTYPE_PIECES = st.sampled_from(
+    ["itemtype", "item", "type", "=", " = ", '"', "'", ">", "/", "x" * 30, "\u00a0",
+     "https://schema.org/", "Product", "Offer", "itemtype=Person", "\u2014", "\U0001f600", " "]
+)  # fmt: skip
+
+
+@example(["itemtype", "=", "itemtype", "=", "Product"])
+@example(["itemtype", " = ", "\u00a0", '"', "https://schema.org/", "Offer", "\u2014"])
+@given(st.lists(_ITEMTYPE_PIECES, max_size=40))
+def test_microdata_types_are_those_the_find_loop_found(pieces: list[str]) -> None:
+    markup = "".join(pieces)
+    assert _itemtypes(markup) == _itemtypes_as_first_written(markup)
+
+
+def _phrases_as_first_written(short: list[str]) -> set[str]:
+    """evidence._phrases as first written, every line lowercased and looked up: what the
+    compiled filter before it must not change."""
+    found: set[str] = set()
+    for text in short:
+        for line in text.split("\n"):
+            _add_phrase(line, found)
+    return found
+
+
+# The known phrases, their pieces, and what may stand beside them or in them: marks,
+# edges, whitespace, capitals, the Kelvin sign (lowercased "k"), U+0130 (lowercased "i"
+# and a combining dot), letters and digits of other scripts.
+_PHRASE_PIECES = st.one_of(
+    st.sampled_from(sorted(KNOWN_PHRASES)),
+    st.sampled_from(
+        ["Add", "TO", "cart", "Li", "\u212a", "e", "\u0130", "\u0131", "\u00e9", "\u0663",
+         " ", "  ", "\n", "\t", "\u00a0", "\ud800", "\ud801", "\ud802", "\ud803", "»", "→",
+         "\u2014", ".", "(", "2", "3", "x" * 20, "Q", "\U0001f600", "_"]
+    ),
+)  # fmt: skip
+
+
+@example(["li", "\u212a", "e"])
+@example(["\ud800", "Reply", "\ud800", " »"])
+@example(["add", "  ", "\ud800", "to cart"])
+@example(["\u0130", "tem"])
+@given(st.lists(st.lists(_PHRASE_PIECES, max_size=6).map("".join), max_size=8))
+def test_phrases_are_those_every_line_looked_up_finds(short: list[str]) -> None:
+    assert _phrases(short) == _phrases_as_first_written(short)
 
 
 def test_phrases_are_the_known_ones_cleaned_as_phrase_cleans_them() -> None:

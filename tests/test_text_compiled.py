@@ -17,7 +17,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from blockdensity import DEFAULT_CONF, _text
-from blockdensity.segment import ANCHOR_MARK, BREAK_MARK, PRE, SUB_CLOSE, SUB_OPEN, segment
+from blockdensity.segment import (
+    ANCHOR_MARK,
+    BLOCK_END,
+    BREAK_MARK,
+    PRE,
+    SUB_CLOSE,
+    SUB_OPEN,
+    segment,
+)
 from blockdensity.words import END, count_ended
 from devkit.corpus import SAMPLE_DATA, Corpus
 from devkit.corpus_sample import SAMPLED_SETS
@@ -40,6 +48,16 @@ def collapse_agrees(texts: list[str]) -> None:
 def stretches_agree(text: str) -> None:
     for shortest in (1, 6):
         assert _text.date_stretches(text, shortest) == reference.date_stretches(text, shortest)
+        dated = _text.date_stretches(text, shortest, dated=True)
+        assert dated == reference.date_stretches(text, shortest, dated=True)
+
+
+def parts_agree(text: str, separator: str, indexes: list[int]) -> None:
+    assert _text.parts_at(text, separator, indexes) == reference.parts_at(text, separator, indexes)
+
+
+def occurrences_agree(text: str, needle: str) -> None:
+    assert _text.occurrences(text, needle) == reference.occurrences(text, needle)
 
 
 def test_both_counters_agree_on_every_corpus_page() -> None:
@@ -56,6 +74,13 @@ def test_both_counters_agree_on_every_corpus_page() -> None:
         # As evidence looks for dates: in the lowercased text (all of it, not only the
         # short blocks).
         stretches_agree(segmented.text.lower())
+        # As evidence takes the short blocks' texts: every block's (and every other's).
+        blocks = len(segmented.blocks)
+        parts_agree(segmented.text, BLOCK_END, list(range(blocks)))
+        parts_agree(segmented.text, BLOCK_END, list(range(0, blocks + 1, 2)))
+        # As evidence looks for microdata's types: in the markup.
+        for needle in ("itemtype", "<div", "="):
+            occurrences_agree(page.html, needle)
 
 
 # The words of "{c}", "a{c}b", "{c}1" and ".{c}" by the class of c: a letter makes
@@ -136,7 +161,12 @@ def test_both_collapses_agree_on_random_text(texts: list[list[str]]) -> None:
 
 
 @examples(500)
-@given(st.lists(st.one_of(ALPHABET, st.sampled_from([*"A/Z9", "2025", "mar"])), max_size=60))
+@given(
+    st.lists(
+        st.one_of(ALPHABET, st.sampled_from([*"A/Z9", "2025", "mar", "ago", "\u0663", "1.2"])),
+        max_size=60,
+    )
+)
 def test_both_date_stretches_agree_on_random_text(chars: list[str]) -> None:
     stretches_agree("".join(chars))
 
@@ -148,3 +178,53 @@ def test_both_date_stretches_agree_on_random_text(chars: list[str]) -> None:
 )  # fmt: skip
 def test_both_collapses_agree_on_the_edges(texts: list[str]) -> None:
     collapse_agrees(texts)
+
+
+# Texts around the 32-character stretches the compiled passes check at once: the
+# separators and needles at every place, the wide characters (2 and 4 bytes) too.
+PIECES = st.sampled_from(
+    ["a", "b", " ", "\x00", END, "item", "type", "itemtype", "x" * 31, "\u00e9", "\u2014",
+     "\U0001f600", "\ud800", "\x00\x00", "  "]
+)  # fmt: skip
+
+
+@examples(500)
+@given(st.lists(PIECES, max_size=40), st.lists(st.integers(0, 30), max_size=10))
+def test_both_parts_at_agree_on_random_text(pieces: list[str], picked: list[int]) -> None:
+    text = "".join(pieces)
+    for separator in (END, " ", "\x00", "ab", "\x00\x00"):
+        parts = len(text.split(separator))
+        indexes = sorted({index for index in picked if index < parts})
+        parts_agree(text, separator, indexes)
+        parts_agree(text, separator, list(range(parts)))
+
+
+def test_parts_at_refuses_an_index_past_the_last_part_or_out_of_order() -> None:
+    with pytest.raises(IndexError):
+        _text.parts_at("a" + END + "b", END, [2])
+    with pytest.raises(IndexError):
+        _text.parts_at("a" + END + "b", END, [1, 0])
+    with pytest.raises(ValueError, match="separator"):
+        _text.parts_at("a", "", [0])
+
+
+@examples(500)
+@given(st.lists(PIECES, max_size=40))
+def test_both_occurrences_agree_on_random_text(pieces: list[str]) -> None:
+    text = "".join(pieces)
+    for needle in ("itemtype", "a", "ab", "xx", "\x00\x00", "e\u2014", "\U0001f600b"):
+        occurrences_agree(text, needle)
+
+
+CURRENCY_PIECES = st.sampled_from(
+    ["$", "\u20ac", "\u00a3", "EUR", "EU", "kr", "k", "z\u0142", "z", "12", ".", " ", "a", "\u2014",
+     "\U0001f600", "\ud800", "krkr", "USDUSD"]
+)  # fmt: skip
+
+
+@examples(500)
+@given(st.lists(CURRENCY_PIECES, max_size=40))
+def test_both_starts_of_agree_on_random_text(pieces: list[str]) -> None:
+    text = "".join(pieces)
+    for needles in (("$", "\u20ac", "\u00a3", "EUR", "USD", "kr", "z\u0142"), ("kr", "k"), ("a",)):
+        assert _text.starts_of(text, needles) == reference.starts_of(text, needles)

@@ -27,8 +27,11 @@ __all__ = [
     "collapse",
     "count_ended",
     "date_stretches",
+    "occurrences",
+    "parts_at",
     "reference_class",
     "reference_count",
+    "starts_of",
 ]
 
 SPEC_GLUE: Final = "\"'.,!@-:;$?()/"
@@ -115,7 +118,7 @@ def collapse(texts: list[str]) -> str:
     return "\n".join(line for line in lines if line)
 
 
-def date_stretches(text: str, shortest: int) -> list[int]:
+def date_stretches(text: str, shortest: int, dated: bool = False) -> list[int]:
     """blockdensity._text.date_stretches: [start, end, ...] of the runs of characters a date
     is written with (\\d and \\s as a str pattern reads them, a-z and ".,/-") that hold a
     digit, each from the word (a dot, whitespace) before its first digit to the two words
@@ -131,6 +134,36 @@ def date_stretches(text: str, shortest: int) -> list[int]:
         assert after is not None
         begin = run.start() + before.start()
         end = run.start() + digits[-1] + 1 + after.end()
-        if end - begin >= shortest:
+        if end - begin >= shortest and (
+            not dated or re.search(r"ago|\d{4}|\d[./]\d", text[begin:end])
+        ):
             found += (begin, end)
     return found
+
+
+def parts_at(text: str, separator: str, indexes: list[int]) -> list[str]:
+    """blockdensity._text.parts_at: the parts of text.split(separator) at `indexes`."""
+    parts = text.split(separator)
+    return [parts[index] for index in indexes]
+
+
+def occurrences(text: str, needle: str) -> list[int]:
+    """blockdensity._text.occurrences: the starts str.find gives, from 0 and then from the
+    needle's length after each start found."""
+    found: list[int] = []
+    start = text.find(needle)
+    while start >= 0:
+        found.append(start)
+        start = text.find(needle, start + len(needle))
+    return found
+
+
+def starts_of(text: str, needles: tuple[str, ...]) -> list[int]:
+    """blockdensity._text.starts_of: where any of `needles` begins, each place once, in order."""
+    found: set[int] = set()
+    for needle in needles:
+        start = text.find(needle)
+        while start >= 0:
+            found.add(start)
+            start = text.find(needle, start + 1)
+    return sorted(found)
