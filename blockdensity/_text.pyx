@@ -380,6 +380,17 @@ DEF STRETCH = 32
 DEF NEEDLE = 64
 
 
+cdef Py_ssize_t _characters(str pattern, Py_UCS4* chars, str what) except -1:
+    """`pattern`'s characters into `chars` (NEEDLE of them at most), and its length;
+    ValueError, naming `what`, for an empty or a longer one."""
+    cdef Py_ssize_t size = len(pattern), index
+    if not 0 < size <= NEEDLE:
+        raise ValueError(f"{what} of 1 to {NEEDLE} characters, not {size}")
+    for index in range(size):
+        chars[index] = pattern[index]
+    return size
+
+
 def parts_at(str text, str separator, list indexes):
     """[text.split(separator)[index] for index in indexes], `indexes` increasing, in one
     pass that makes no other part (blockdensity.evidence reads a few blocks of a page's
@@ -391,13 +402,8 @@ def parts_at(str text, str separator, list indexes):
     cdef void* data = PyUnicode_DATA(text)
     cdef Py_ssize_t length = PyUnicode_GET_LENGTH(text)
     cdef list found = []
-    cdef Py_ssize_t size = len(separator)
     cdef Py_UCS4 chars[NEEDLE]
-    cdef Py_ssize_t index
-    if not 0 < size <= NEEDLE:
-        raise ValueError(f"parts_at: a separator of 1 to {NEEDLE} characters, not {size}")
-    for index in range(size):
-        chars[index] = separator[index]
+    cdef Py_ssize_t size = _characters(separator, chars, "parts_at: a separator")
     if not indexes:
         return found
     if kind == PyUnicode_1BYTE_KIND:
@@ -475,13 +481,8 @@ def occurrences(str text, str needle):
     cdef void* data = PyUnicode_DATA(text)
     cdef Py_ssize_t length = PyUnicode_GET_LENGTH(text)
     cdef list found = []
-    cdef Py_ssize_t size = len(needle)
     cdef Py_UCS4 chars[NEEDLE]
-    cdef Py_ssize_t index
-    if not 0 < size <= NEEDLE:
-        raise ValueError(f"occurrences: a needle of 1 to {NEEDLE} characters, not {size}")
-    for index in range(size):
-        chars[index] = needle[index]
+    cdef Py_ssize_t size = _characters(needle, chars, "occurrences: a needle")
     if kind == PyUnicode_1BYTE_KIND:
         _occurrences_into(<uint8_t*> data, length, chars, size, found)
     elif kind == PyUnicode_2BYTE_KIND:

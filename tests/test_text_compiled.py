@@ -199,6 +199,14 @@ def test_both_parts_at_agree_on_random_text(pieces: list[str], picked: list[int]
         parts_agree(text, separator, list(range(parts)))
 
 
+@pytest.mark.parametrize("pattern", ["", "x" * 65])
+def test_the_passes_refuse_an_empty_or_too_long_pattern(pattern: str) -> None:
+    with pytest.raises(ValueError, match=r"parts_at: a separator of 1 to 64 characters"):
+        _text.parts_at("a b", pattern, [0])
+    with pytest.raises(ValueError, match=r"occurrences: a needle of 1 to 64 characters"):
+        _text.occurrences("a b", pattern)
+
+
 def test_parts_at_refuses_an_index_past_the_last_part_or_out_of_order() -> None:
     with pytest.raises(IndexError):
         _text.parts_at("a" + END + "b", END, [2])
