@@ -237,30 +237,30 @@ def confidence(figures: Figures) -> float:
 
 # BEGIN WEIGHTS (written by bench/confidence_train.py; edit there, not here)
 WEIGHTS: Final[tuple[float, ...]] = (
-    0.4264,  # bias
-    2.6208,  # kept_words
-    -0.9976,  # kept_blocks
-    -2.4437,  # pieces
-    3.3815,  # words_per_block
-    -1.4173,  # length
-    -0.6958,  # kept_link_density
-    0.6207,  # dropped_link_density
-    -1.0306,  # rejected
-    -0.2921,  # dropped
-    0.6549,  # rule_dropped
-    -1.1370,  # rule_kept
-    -0.0549,  # article
-    -1.0470,  # fallback_single_block
-    -1.5968,  # fallback_nothing_kept
-    1.6653,  # fallback_no_text
-    -0.4517,  # fallback_noscript
-    -0.6412,  # fallback_deferred_content
-    -0.3652,  # type_forum
-    -0.8651,  # type_product
-    -0.8451,  # type_collection
-    -0.3857,  # type_listing
-    -0.1269,  # type_documentation
-    -0.2187,  # type_service
-    0.7900,  # type_confidence
+    0.4127,  # bias
+    2.0389,  # kept_words
+    -0.6909,  # kept_blocks
+    -2.2360,  # pieces
+    3.3849,  # words_per_block
+    -1.2468,  # length
+    -0.6672,  # kept_link_density
+    0.4939,  # dropped_link_density
+    -0.6571,  # rejected
+    -0.1338,  # dropped
+    0.2252,  # rule_dropped
+    -0.8690,  # rule_kept
+    -0.1297,  # article
+    -1.1600,  # fallback_single_block
+    -1.5064,  # fallback_nothing_kept
+    1.2566,  # fallback_no_text
+    -0.6070,  # fallback_noscript
+    -0.7878,  # fallback_deferred_content
+    -0.2263,  # type_forum
+    -0.7641,  # type_product
+    -0.5746,  # type_collection
+    -0.2429,  # type_listing
+    -0.1813,  # type_documentation
+    -0.2744,  # type_service
+    1.0073,  # type_confidence
 )
 # END WEIGHTS
