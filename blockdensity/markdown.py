@@ -745,8 +745,12 @@ def _kept_texts(text: str, kept: Sequence[int]) -> tuple[dict[int, str], set[int
     for index in kept:
         part = parts[index]
         if ANCHOR_MARK in part:
-            stripped = part.strip()
-            if stripped[:1] == ANCHOR_MARK and stripped[-1:] == ANCHOR_MARK:
+            # The marks open and close a link in turn: every other piece is outside
+            # one. Linked from end to end: no text outside (two links with words
+            # between them are not).
+            if not any(
+                outside.replace(BREAK_MARK, "").strip() for outside in part.split(ANCHOR_MARK)[::2]
+            ):
                 linked.add(index)
             part = part.replace(ANCHOR_MARK, "")
         if SUB_OPEN in part:

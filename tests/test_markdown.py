@@ -514,6 +514,16 @@ def test_a_table_with_text_in_one_column_renders_its_cells_as_blocks() -> None:
     assert fit_text(linked, LINKS, url="https://e.org/").markdown == "[A](https://e.org/x)\n\nb"
 
 
+def test_a_heading_of_two_links_with_words_between_is_no_title() -> None:
+    # Linked from end to end means no word outside a link: two links joined by "and"
+    # make a heading that heads nothing a heading still; two links side by side, a line.
+    page = (
+        "<h2>Latest</h2><h3><a href=/a>One</a> and <a href=/b>Two</a></h3>"
+        "<h3><a href=/c>Three</a> <a href=/d>Four</a></h3>"
+    )
+    assert fit_text(page, KEEP_ALL).markdown == "## Latest\n\n### One and Two\n\nThree Four"
+
+
 def test_a_heading_over_a_tables_columns_is_its_header_cell() -> None:
     # A heading in the first row titles the columns: the table stays a data table. One
     # in a later row makes it a layout table, its cells the page's blocks.
