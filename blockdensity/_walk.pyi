@@ -38,6 +38,7 @@ class Settings:
         class_id: int,
         itemprop_id: int,
         pubdate_id: int,
+        tab_panels: bool = False,
     ) -> None: ...
 
 def walk(

@@ -409,7 +409,9 @@ cdef class Settings:
     lexbor gave the names of the attributes the walk reads in the page's
     document (0: not sought): `hidden_id`, `role_id`, `region_id` (the region
     attribute), `class_id`, and `itemprop_id` and `pubdate_id` for
-    blockdensity.metadata.
+    blockdensity.metadata. `tab_panels`: a hidden element whose role is a tab
+    panel is walked as shown (the article profile's tab_panels rule; its role
+    read by `role_id`).
     """
 
     cdef bytes packed  # holds the memory flags_of points into
@@ -420,10 +422,12 @@ cdef class Settings:
     cdef frozenset roles
     cdef dict scopes
     cdef AttributeIds ids
+    cdef bint tab_panels
 
     def __init__(self, bytes packed, int custom, dict names, frozenset roles, dict scopes, *,
                  uintptr_t hidden_id, uintptr_t role_id, uintptr_t region_id,
-                 uintptr_t class_id, uintptr_t itemprop_id, uintptr_t pubdate_id):
+                 uintptr_t class_id, uintptr_t itemprop_id, uintptr_t pubdate_id,
+                 bint tab_panels=False):
         if len(packed) % 2:
             raise ValueError(f"the packed flags are uint16, got {len(packed)} bytes")
         self.packed = packed
@@ -439,6 +443,7 @@ cdef class Settings:
         self.ids.klass = class_id
         self.ids.itemprop = itemprop_id
         self.ids.pubdate = pubdate_id
+        self.tab_panels = tab_panels
 
 
 # What the attributes of one element say (the first of each name, as attrs.get
@@ -479,6 +484,14 @@ cdef inline bint _read_attributes(bd_node* node, const AttributeIds* ids, Found*
 
 # HTML's ASCII whitespace, which separates the tokens [role~="..."] matches.
 _CSS_SPACE = re.compile("[ \t\n\f\r]+")
+
+
+cdef bint _is_tab_panel(bd_attr* role):
+    # Whether [role~="tabpanel" i] matches: a token of the role, ASCII case folded.
+    for token in _CSS_SPACE.split(_value(role)):
+        if token.isascii() and token.lower() == "tabpanel":
+            return True
+    return False
 
 
 cdef object _role_label(bd_attr* attr, frozenset roles):
@@ -931,7 +944,10 @@ def walk(LexborNode body, Settings settings, object title, list trace=None):
         body.node.local_name, -1, _signature(_attribute(body.node, ids.klass)) if ids.klass else 0
     )
     out.entry = 0
-    if ids.hidden and _attribute(body.node, ids.hidden) != NULL:
+    if ids.hidden and _attribute(body.node, ids.hidden) != NULL and not (
+        settings.tab_panels and ids.role and _attribute(body.node, ids.role) != NULL
+        and _is_tab_panel(_attribute(body.node, ids.role))
+    ):
         # A hidden <body> is replaced, its children walked all the same (the
         # walk holds the body), and article.regions then finds no body.
         hidden.append(body)
@@ -957,7 +973,9 @@ def walk(LexborNode body, Settings settings, object title, list trace=None):
                 if seeking and node.type == ELEMENT_TYPE:
                     if _read_attributes(node, &ids, &found):
                         microdata = True
-                    if found.hidden != NULL:  # as the <img> that replaces it
+                    if found.hidden != NULL and not (
+                        settings.tab_panels and found.role != NULL and _is_tab_panel(found.role)
+                    ):  # as the <img> that replaces it
                         hidden.append(_node(node, parser))
                         node_id = IMG_ID
                         flags = flags_of[IMG_ID]

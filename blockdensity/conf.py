@@ -36,13 +36,15 @@ class Profile(StrEnum):
 
 
 class Rule(StrEnum):
-    """The rules after the published tree (blockdensity.decide), each switchable on its own.
+    """The rules after the published tree (blockdensity.decide), each switchable on its own;
+    and TAB_PANELS, which changes what the walk reads.
 
     Most run only on a page with article structure (an <article>, <main>,
     role=main or itemprop=articleBody element, or an article declared in
     OpenGraph or JSON-LD); on any other page only COMMENTS, CONTENT_CONTAINER,
-    LIST_HEADINGS and BETWEEN_TEXT act, and the article profile is otherwise
-    the published fit, block for block.
+    LIST_HEADINGS, BETWEEN_TEXT and TAB_PANELS act (and the rules by kind of
+    page, blockdensity.decide.kinds), and the article profile is otherwise the
+    published fit, block for block.
     """
 
     COMMENTS = "comments"  # user comments under the article
@@ -120,6 +122,12 @@ class Rule(StrEnum):
     # on collections, a short link-dense block that container_text kept (a
     # filter's facet, a sort option, a "Quick view" button) goes again
     SHOP_LINKS = "shop_links"
+    # on every page, as the walk reads it: a hidden element that is a tab panel
+    # (role=tabpanel: the other languages of a code sample, a product's other
+    # tabs) is read as shown, not as the <img> that replaces a hidden element. Its
+    # text is in the page, a click away, and a crawler that runs no script
+    # indexes every tab; the tree then judges its blocks as any others
+    TAB_PANELS = "tab_panels"
 
 
 ARTICLE_RULES: Final = frozenset(Rule)

@@ -28,7 +28,7 @@ from typing import Final, TypeAlias
 
 from blockdensity import _walk as compiled_walk
 from blockdensity import article, dom, tags
-from blockdensity.conf import Conf
+from blockdensity.conf import Conf, Rule
 from blockdensity.decode import Source
 from blockdensity.nesting import REGION_ATTRIBUTE
 from blockdensity.parse import Parsed
@@ -243,6 +243,8 @@ def _walk(doc: dom.Document, conf: Conf, trace: Trace | None) -> Page:
         doc, ("hidden", "role", REGION_ATTRIBUTE, "class", *compiled_walk.DECLARED_ATTRIBUTES)
     )
     table = conf.table
+    # The tab_panels rule reads a hidden element's role: sought for it too.
+    tab_panels = Rule.TAB_PANELS in conf.rules
     settings = compiled_walk.Settings(
         table.packed,
         table.custom,
@@ -250,11 +252,12 @@ def _walk(doc: dom.Document, conf: Conf, trace: Trace | None) -> Page:
         conf.drop_roles,
         article.region_scopes(conf.rules),
         hidden_id=hidden_id,
-        role_id=role_id if conf.drop_roles else 0,
+        role_id=role_id if conf.drop_roles or tab_panels else 0,
         region_id=region_id if conf.rules else 0,
         class_id=class_id,
         itemprop_id=declared[_ITEMPROP],
         pubdate_id=declared[_PUBDATE],
+        tab_panels=tab_panels,
     )
     walked = compiled_walk.walk(body, settings, title, trace)
     (

@@ -458,6 +458,43 @@ def test_nothing_kept_after_the_rules_leaves_the_published_verdict() -> None:
     assert empty.fallback_reason is FallbackReason.NOTHING_KEPT
 
 
+# ------------------------------------------------------------------- tab panels
+
+TABS = (
+    "<div role=tablist><button>Python</button><button>Node.js</button></div>"
+    f"<div role=tabpanel id=py><p>{seq('py', 1, 30)}</p></div>"
+    f"<div role=tabpanel id=js hidden><p>{seq('js', 1, 30)}</p></div>"
+)
+
+
+def test_a_hidden_tab_panel_is_read_as_shown_on_any_page() -> None:
+    # Under the article profile only, with or without article structure: the
+    # other tab's text is in the page, a click away; the tree judges it as any text.
+    for body in (f"<article><h1>Send an SMS</h1>{STORY}{TABS}</article>", f"{STORY}{TABS}"):
+        assert seq("js", 1, 30) in kept_text(body), body
+        assert seq("js", 1, 3) not in kept_text(body, PUBLISHED_CONF)
+        off = Conf(article_rules=frozenset(Rule) - {Rule.TAB_PANELS})
+        assert seq("js", 1, 3) not in kept_text(body, off)
+        assert seq("js", 1, 30) in kept_text(body, ONLY[Rule.TAB_PANELS])
+
+
+def test_only_a_tab_panel_is_shown_of_the_hidden_elements() -> None:
+    # A role token, ASCII case folded ([role~="tabpanel" i]); not a hidden tab list,
+    # nor a hidden element inside a tab panel.
+    body = (
+        f"{STORY}<section role='x TabPanel' hidden><p>{seq('e', 1, 20)}</p></section>"
+        f"<div role=tablist hidden><p>{seq('f', 1, 20)}</p></div>"
+        f"<div role=tabpanel hidden><p>{seq('g', 1, 20)}<span hidden>secret</span></p></div>"
+        f"<div role='tab\u00a0panel' hidden><p>{seq('h', 1, 20)}</p></div>"
+    )
+    text = kept_text(body)
+    assert seq("e", 1, 20) in text
+    assert seq("g", 1, 20) in text
+    assert seq("f", 1, 3) not in text
+    assert seq("h", 1, 3) not in text
+    assert "secret" not in text
+
+
 # ------------------------------------------------------- where the page says nothing
 
 
@@ -493,7 +530,7 @@ def _structureless(html: str | bytes) -> bool:
 # rules of the article profile, data_tables (every page), and the rules of its
 # kind of page (blockdensity.decide.kinds).
 UNDECLARED_RULES = frozenset(
-    {Rule.COMMENTS, Rule.CONTENT_CONTAINER, Rule.LIST_HEADINGS, Rule.BETWEEN_TEXT}
+    {Rule.COMMENTS, Rule.CONTENT_CONTAINER, Rule.LIST_HEADINGS, Rule.BETWEEN_TEXT, Rule.TAB_PANELS}
 )
 UNDECLARED_REASONS = {
     Reason.ARTICLE_COMMENTS,

@@ -193,6 +193,12 @@ CASES = (
     "<nav><a>n01</a> <a>n02</a></nav><main><p>text</p></main><footer>f</footer>",
     "<div role=navigation><p>nav</p><div role='contentinfo x'>deep</div></div><p>after",
     "<p hidden>gone</p><p>kept<span hidden>x</span>y</p>",
+    # Hidden tab panels: read as shown under the article profile (tab_panels).
+    "<div role=tablist><a>One</a><a>Two</a></div><div role=tabpanel>one</div><div role="
+    "tabpanel hidden><p>two <span hidden>x</span><code>y</code></div><div role='x TabPanel'"
+    " hidden>b</div><div role=tablist hidden>c</div><div role='tab\u00a0panel' hidden>d</div>"
+    "<div hidden role='navigation tabpanel'><p itemprop=author>e</div>",
+    "<body hidden role=tabpanel><p itemprop=author>a tab panel body</p>",
     "<body><meta name=description content=d><link rel=canonical href=/c><base href=/b/>"
     '<script type="application/ld+json">{"@type": "NewsArticle", "headline": "h"}'
     "</script><noscript><meta name=x content=y></noscript><template><script></script>"
@@ -269,6 +275,7 @@ TOKENS = st.one_of(
     st.sampled_from(TAGS).map(lambda name: f"<{name}>"),
     st.sampled_from(TAGS).map(lambda name: f"</{name}>"),
     st.sampled_from(TAGS).map(lambda name: f"<{name} hidden>"),
+    st.sampled_from(TAGS).map(lambda name: f"<{name} hidden role=tabpanel>"),
     st.sampled_from(TAGS).map(lambda name: f"<{name} role=navigation class=comments>"),
     st.sampled_from(["<a href=#>", "<meta name=author content=me>", "<link rel=x href=y>"]),
     st.tuples(st.sampled_from(TAGS), st.sampled_from(CLASSES)).map(

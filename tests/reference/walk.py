@@ -18,7 +18,7 @@ import re
 from typing import Final
 
 from blockdensity import article, dom, tags
-from blockdensity.conf import Conf
+from blockdensity.conf import Conf, Rule
 from blockdensity.decode import Source
 from blockdensity.parse import closed_titles, parse
 from blockdensity.segment import (
@@ -128,11 +128,23 @@ def _wrap(doc: dom.Document, node: dom.Node, label: str, openers: dict[int, str]
     return closer.tag_id
 
 
+def _is_tab_panel(role: str) -> bool:
+    """Whether [role~="tabpanel" i] matches `role`: a token split on HTML's ASCII
+    whitespace, ASCII case folded."""
+    return any(
+        token.isascii() and token.lower() == "tabpanel" for token in _ASCII_SPACE.split(role)
+    )
+
+
+_ASCII_SPACE: Final = re.compile("[ \t\n\f\r]+")
+
+
 def _apply_attributes(doc: dom.Document, conf: Conf) -> tuple[dict[int, str], int]:
     """Rewrite the tree where an attribute changes what an element is.
 
     A hidden element is replaced by an empty <img>: no text, but words do not
-    join across it (docs/spec.md section 2). An element with a dropped ARIA role, and
+    join across it (docs/spec.md section 2); under the tab_panels rule, not one
+    whose role is a tab panel ([role~="tabpanel" i]). An element with a dropped ARIA role, and
     each of the article profile's regions, gets marker elements before and
     after it. Returns the openers' labels by tag id, and the closer's tag id
     (-1 when there are no markers).
@@ -145,9 +157,15 @@ def _apply_attributes(doc: dom.Document, conf: Conf) -> tuple[dict[int, str], in
     body = doc.body
     if body is None:
         return openers, close_id
+    tab_panels = Rule.TAB_PANELS in conf.rules
+    seen: set[int] = set()
     for node in dom.select(body, ",".join(selectors)):
+        # lexbor lists an element once for each selector it matches.
+        if node.mem_id in seen:
+            continue
+        seen.add(node.mem_id)
         attrs = node.attrs
-        if "hidden" in attrs:
+        if "hidden" in attrs and not (tab_panels and _is_tab_panel(attrs.get("role") or "")):
             node.replace_with(doc.create_node("img"))
             continue
         roles = (attrs.get("role") or "").lower().split()
