@@ -237,30 +237,30 @@ def confidence(figures: Figures) -> float:
 
 # BEGIN WEIGHTS (written by bench/confidence_train.py; edit there, not here)
 WEIGHTS: Final[tuple[float, ...]] = (
-    0.4127,  # bias
-    2.0389,  # kept_words
-    -0.6909,  # kept_blocks
-    -2.2360,  # pieces
-    3.3849,  # words_per_block
-    -1.2468,  # length
-    -0.6672,  # kept_link_density
-    0.4939,  # dropped_link_density
-    -0.6571,  # rejected
-    -0.1338,  # dropped
-    0.2252,  # rule_dropped
-    -0.8690,  # rule_kept
-    -0.1297,  # article
-    -1.1600,  # fallback_single_block
-    -1.5064,  # fallback_nothing_kept
-    1.2566,  # fallback_no_text
-    -0.6070,  # fallback_noscript
-    -0.7878,  # fallback_deferred_content
-    -0.2263,  # type_forum
-    -0.7641,  # type_product
-    -0.5746,  # type_collection
-    -0.2429,  # type_listing
-    -0.1813,  # type_documentation
-    -0.2744,  # type_service
-    1.0073,  # type_confidence
+    0.4564,  # bias
+    2.0265,  # kept_words
+    -0.6843,  # kept_blocks
+    -2.2458,  # pieces
+    3.3807,  # words_per_block
+    -1.2396,  # length
+    -0.6832,  # kept_link_density
+    0.4579,  # dropped_link_density
+    -0.6418,  # rejected
+    -0.1036,  # dropped
+    0.1766,  # rule_dropped
+    -0.7842,  # rule_kept
+    -0.1311,  # article
+    -1.1496,  # fallback_single_block
+    -1.5012,  # fallback_nothing_kept
+    1.2531,  # fallback_no_text
+    -0.6042,  # fallback_noscript
+    -0.7940,  # fallback_deferred_content
+    -0.2300,  # type_forum
+    -0.7765,  # type_product
+    -0.5846,  # type_collection
+    -0.2701,  # type_listing
+    -0.0282,  # type_documentation
+    -0.2874,  # type_service
+    0.9719,  # type_confidence
 )
 # END WEIGHTS
