@@ -39,6 +39,7 @@ class Settings:
         itemprop_id: int,
         pubdate_id: int,
         tab_panels: bool = False,
+        show_hidden: bool = False,
     ) -> None: ...
 
 def walk(

@@ -410,8 +410,10 @@ cdef class Settings:
     document (0: not sought): `hidden_id`, `role_id`, `region_id` (the region
     attribute), `class_id`, and `itemprop_id` and `pubdate_id` for
     blockdensity.metadata. `tab_panels`: a hidden element whose role is a tab
-    panel is walked as shown (the article profile's tab_panels rule; its role
-    read by `role_id`).
+    panel is walked as shown (the article profile's tab_panels rule);
+    `show_hidden`: every hidden element is, but a pop-up's (role dialog,
+    alertdialog, menu, listbox or tooltip: the page's hidden reading). Both
+    read the role by `role_id`.
     """
 
     cdef bytes packed  # holds the memory flags_of points into
@@ -423,11 +425,12 @@ cdef class Settings:
     cdef dict scopes
     cdef AttributeIds ids
     cdef bint tab_panels
+    cdef bint show_hidden
 
     def __init__(self, bytes packed, int custom, dict names, frozenset roles, dict scopes, *,
                  uintptr_t hidden_id, uintptr_t role_id, uintptr_t region_id,
                  uintptr_t class_id, uintptr_t itemprop_id, uintptr_t pubdate_id,
-                 bint tab_panels=False):
+                 bint tab_panels=False, bint show_hidden=False):
         if len(packed) % 2:
             raise ValueError(f"the packed flags are uint16, got {len(packed)} bytes")
         self.packed = packed
@@ -444,6 +447,7 @@ cdef class Settings:
         self.ids.itemprop = itemprop_id
         self.ids.pubdate = pubdate_id
         self.tab_panels = tab_panels
+        self.show_hidden = show_hidden
 
 
 # What the attributes of one element say (the first of each name, as attrs.get
@@ -486,12 +490,38 @@ cdef inline bint _read_attributes(bd_node* node, const AttributeIds* ids, Found*
 _CSS_SPACE = re.compile("[ \t\n\f\r]+")
 
 
-cdef bint _is_tab_panel(bd_attr* role):
-    # Whether [role~="tabpanel" i] matches: a token of the role, ASCII case folded.
+# The roles of a pop-up, which the hidden reading leaves hidden: a page's
+# dialogs, menus and tooltips are hidden until opened, and are not its text.
+_POPUP_ROLES = frozenset(("dialog", "alertdialog", "menu", "listbox", "tooltip"))
+
+
+cdef bint _has_role(bd_attr* role, frozenset names) except -1:
+    # Whether [role~="name" i] matches for one of `names`: a token of the role,
+    # ASCII case folded.
     for token in _CSS_SPACE.split(_value(role)):
-        if token.isascii() and token.lower() == "tabpanel":
+        if token.isascii() and token.lower() in names:
             return True
     return False
+
+
+_TAB_PANEL = frozenset(("tabpanel",))
+
+
+cdef bint _shown(bd_attr* role, Settings settings) except -1:
+    # Whether a hidden element with `role` (NULL: none) is walked as shown.
+    if settings.show_hidden:
+        return role == NULL or not _has_role(role, _POPUP_ROLES)
+    return settings.tab_panels and role != NULL and _has_role(role, _TAB_PANEL)
+
+
+cdef bint _hidden(bd_node* node, const AttributeIds* ids, Settings settings) except -1:
+    # Whether an element is hidden as the walk reads it: a hidden attribute, and
+    # not shown by the tab_panels rule or the hidden reading.
+    if not ids.hidden or _attribute(node, ids.hidden) == NULL:
+        return False
+    if not (settings.tab_panels or settings.show_hidden):
+        return True
+    return not _shown(_attribute(node, ids.role) if ids.role else NULL, settings)
 
 
 cdef object _role_label(bd_attr* attr, frozenset roles):
@@ -562,14 +592,14 @@ cdef inline bint _has_any(bd_node* node, uintptr_t first_id, uintptr_t second_id
 
 
 cdef int _find_hidden(bd_node* root, const AttributeIds* ids, list hidden, object parser,
-                      bint* microdata) except -1:
+                      bint* microdata, Settings settings) except -1:
     # The hidden elements in a subtree the walk skips, outermost only, in
     # document order: the caller replaces them in the tree, which
     # blockdensity.metadata reads after the walk. On the way, whether an
     # element the tree keeps has a microdata attribute (`microdata`).
     cdef bd_node* node = root.first_child
     while node != NULL:
-        if node.type == ELEMENT_TYPE and _attribute(node, ids.hidden) != NULL:
+        if node.type == ELEMENT_TYPE and _hidden(node, ids, settings):
             hidden.append(_node(node, parser))
         else:
             if (node.type == ELEMENT_TYPE and not microdata[0]
@@ -646,7 +676,7 @@ cdef uint32_t _signature(bd_attr* attr):
     return hashed if hashed else 1
 
 
-cdef object _code_class(bd_node* pre, const AttributeIds* ids):
+cdef object _code_class(bd_node* pre, const AttributeIds* ids, Settings settings):
     # The class of a <pre>'s code child, where code blocks name their language:
     # its first element child when that is a <code> (not hidden), its class
     # ("" for none); None when there is no such child.
@@ -656,7 +686,7 @@ cdef object _code_class(bd_node* pre, const AttributeIds* ids):
         node = node.next
     if node == NULL or node.local_name != CODE_ID:
         return None
-    if ids.hidden and _attribute(node, ids.hidden) != NULL:
+    if _hidden(node, ids, settings):
         return None
     attr = _attribute(node, ids.klass) if ids.klass else NULL
     return _value(attr) if attr != NULL else ""
@@ -944,10 +974,7 @@ def walk(LexborNode body, Settings settings, object title, list trace=None):
         body.node.local_name, -1, _signature(_attribute(body.node, ids.klass)) if ids.klass else 0
     )
     out.entry = 0
-    if ids.hidden and _attribute(body.node, ids.hidden) != NULL and not (
-        settings.tab_panels and ids.role and _attribute(body.node, ids.role) != NULL
-        and _is_tab_panel(_attribute(body.node, ids.role))
-    ):
+    if _hidden(body.node, &ids, settings):
         # A hidden <body> is replaced, its children walked all the same (the
         # walk holds the body), and article.regions then finds no body.
         hidden.append(body)
@@ -974,7 +1001,8 @@ def walk(LexborNode body, Settings settings, object title, list trace=None):
                     if _read_attributes(node, &ids, &found):
                         microdata = True
                     if found.hidden != NULL and not (
-                        settings.tab_panels and found.role != NULL and _is_tab_panel(found.role)
+                        (settings.tab_panels or settings.show_hidden)
+                        and _shown(found.role, settings)
                     ):  # as the <img> that replaces it
                         hidden.append(_node(node, parser))
                         node_id = IMG_ID
@@ -1003,7 +1031,7 @@ def walk(LexborNode body, Settings settings, object title, list trace=None):
                     if flags & PRE:
                         elements.pre_classes[entry] = (
                             _value(found.klass) if found.klass != NULL else "",
-                            _code_class(node, &ids),
+                            _code_class(node, &ids, settings),
                         )
                     stack.grow_entries(boundaries)
                     stack.entries[boundaries] = entry
@@ -1027,7 +1055,7 @@ def walk(LexborNode body, Settings settings, object title, list trace=None):
                     node_id = TEXT_ID
                 elif flags & SKIP:
                     if ids.hidden and not was_hidden and node.first_child != NULL:
-                        _find_hidden(node, &ids, hidden, parser, &microdata)
+                        _find_hidden(node, &ids, hidden, parser, &microdata, settings)
                     if (node_id == DECLARING[0] or node_id == DECLARING[1]
                             or node_id == DECLARING[2] or node_id == DECLARING[3]):
                         declarations.append(_node(node, parser))

@@ -37,12 +37,12 @@ class Profile(StrEnum):
 
 class Rule(StrEnum):
     """The rules after the published tree (blockdensity.decide), each switchable on its own;
-    and TAB_PANELS, which changes what the walk reads.
+    and TAB_PANELS and HIDDEN_TEXT, which change what the walk reads.
 
     Most run only on a page with article structure (an <article>, <main>,
     role=main or itemprop=articleBody element, or an article declared in
     OpenGraph or JSON-LD); on any other page only COMMENTS, CONTENT_CONTAINER,
-    LIST_HEADINGS, BETWEEN_TEXT and TAB_PANELS act (and the rules by kind of
+    LIST_HEADINGS, BETWEEN_TEXT, TAB_PANELS and HIDDEN_TEXT act (and the rules by kind of
     page, blockdensity.decide.kinds), and the article profile is otherwise the
     published fit, block for block.
     """
@@ -128,6 +128,12 @@ class Rule(StrEnum):
     # text is in the page, a click away, and a crawler that runs no script
     # indexes every tab; the tree then judges its blocks as any others
     TAB_PANELS = "tab_panels"
+    # on every page: a page whose hidden elements hold at least as many words
+    # as the rest of it (its article in a hidden container a script reveals) is
+    # read with every hidden element shown but a pop-up's (role dialog,
+    # alertdialog, menu, listbox, tooltip): what such a page serves a crawler
+    # is what it hides
+    HIDDEN_TEXT = "hidden_text"
 
 
 ARTICLE_RULES: Final = frozenset(Rule)

@@ -20,6 +20,10 @@ page (blockdensity.read) and keeps the one that shows its text:
   `<template id="B:n">` placeholder it stands for; without the script the
   content stays hidden. Here those divs are read where they are, as shown
   (`deferred_content`).
+- HIDDEN: a page whose hidden elements hold as many words as the rest of it
+  (the whole article in a `hidden` container a script reveals) is read with
+  every hidden element shown but a pop-up's (`hidden_content`; the article
+  profile's hidden_text rule, whatever the first reading shows).
 """
 
 from __future__ import annotations
@@ -39,6 +43,7 @@ __all__ = [
     "Reading",
     "closed_titles",
     "deferred_content",
+    "hidden_content",
     "noscript_content",
     "parse",
 ]
@@ -51,6 +56,7 @@ class Reading(StrEnum):
     CLOSED_TITLES = "closed_titles"  # with its unclosed titles ended
     NOSCRIPT = "noscript"  # with its <noscript> content read as elements
     DEFERRED = "deferred"  # with a streaming renderer's deferred content shown
+    HIDDEN = "hidden"  # with every hidden element shown
 
 
 class Parsed(NamedTuple):
@@ -145,6 +151,13 @@ def deferred_content(parsed: Parsed) -> Parsed | None:
 
     rewritten = _DIV_START.sub(show, markup)
     return _reparse(parsed, rewritten, Reading.DEFERRED) if shown else None
+
+
+def hidden_content(parsed: Parsed) -> Parsed:
+    """The page read with every hidden element shown but a pop-up's (the walk of a
+    Reading.HIDDEN page shows them): for a page whose hidden elements hold most of its
+    text (blockdensity.read, the article profile's hidden_text rule)."""
+    return _reparse(parsed, _text(parsed.markup), Reading.HIDDEN)
 
 
 def _has_words(text: str, count: int) -> bool:

@@ -5,7 +5,10 @@ A page that shows no block, or fewer than REREAD_WORDS words, is read the
 other ways it can be (`reread`): with its unclosed titles ended (both
 profiles), then, under the article profile, with its <noscript> content
 read as elements, or a streaming renderer's deferred content shown
-(blockdensity.parse says why each). The fit (blockdensity.fit), the
+(blockdensity.parse says why each). Under the article profile, a page whose
+hidden elements may hold as many words as it shows is also read with them
+shown (the hidden_text rule), and that reading is taken when it shows at
+least twice the words. The fit (blockdensity.fit), the
 renderer of a whole page (render.html_to_text) and --highlight's trace
 (segment.trace_segment) read a page alike, through `read` or `reread`, so
 the identities of docs/spec.md section 1 hold for the reading taken.
@@ -18,7 +21,14 @@ from typing import Final, NamedTuple
 from blockdensity.conf import Conf, Profile
 from blockdensity.decode import Source
 from blockdensity.measure import Measures, measure
-from blockdensity.parse import Parsed, closed_titles, deferred_content, noscript_content, parse
+from blockdensity.parse import (
+    Parsed,
+    closed_titles,
+    deferred_content,
+    hidden_content,
+    noscript_content,
+    parse,
+)
 from blockdensity.segment import Page, Trace, walk
 
 __all__ = ["REREAD_WORDS", "Read", "needs_rereading", "read", "reread"]
@@ -40,8 +50,10 @@ class Read(NamedTuple):
 
 
 def needs_rereading(page: Page, measures: Measures) -> bool:
-    """Whether the first reading shows no block, or fewer than REREAD_WORDS words."""
-    return not page.blocks or sum(measures.words) < REREAD_WORDS
+    """Whether the first reading shows no block, or fewer than REREAD_WORDS words, or
+    its hidden elements may hold more words than it shows (the hidden_text rule)."""
+    shown = sum(measures.words)
+    return not page.blocks or shown < REREAD_WORDS or page.hidden_text >= max(shown, 1)
 
 
 def read(source: Source, conf: Conf, trace: Trace | None = None) -> Read:
@@ -69,19 +81,34 @@ def reread(first: Read, conf: Conf, trace: Trace | None = None) -> Read:
     if not first.page.blocks and (closed := closed_titles(first.parsed)) is not None:
         taken = _walked(closed, conf, trace)
     shown = sum(taken.measures.words)
-    if conf.profile is not Profile.ARTICLE or shown >= REREAD_WORDS:
+    if conf.profile is not Profile.ARTICLE:
         return taken
-    for other_reading in _REREADINGS:
-        reading = other_reading(taken.parsed)
-        if reading is None:
-            continue
-        other_trace: Trace | None = [] if trace is not None else None
-        other = _walked(reading, conf, other_trace)
-        if sum(other.measures.words) >= max(REREAD_WORDS, 2 * shown):
-            if trace is not None and other_trace is not None:
-                trace[:] = other_trace
-            return other
+    if shown < REREAD_WORDS:
+        for other_reading in _REREADINGS:
+            reading = other_reading(taken.parsed)
+            if reading is not None and (other := _better(reading, conf, shown, trace)):
+                return other
+    # A page whose hidden elements hold more words than the rest of it. The
+    # characters under them bound their words: most pages with hidden elements
+    # (menus, dialogs, a cookie notice) pay no second reading.
+    if taken.page.hidden_text >= max(shown, 1) and (
+        other := _better(hidden_content(taken.parsed), conf, shown, trace)
+    ):
+        return other
     return taken
+
+
+def _better(reading: Parsed, conf: Conf, shown: int, trace: Trace | None) -> Read | None:
+    """`reading` walked and measured when it shows at least REREAD_WORDS words and twice
+    the `shown` of the reading taken so far (then `trace`, when given, holds its trace);
+    else None."""
+    other_trace: Trace | None = [] if trace is not None else None
+    other = _walked(reading, conf, other_trace)
+    if sum(other.measures.words) < max(REREAD_WORDS, 2 * shown):
+        return None
+    if trace is not None and other_trace is not None:
+        trace[:] = other_trace
+    return other
 
 
 def _walked(parsed: Parsed, conf: Conf, trace: Trace | None) -> Read:

@@ -31,7 +31,7 @@ from blockdensity import article, dom, tags
 from blockdensity.conf import Conf, Rule
 from blockdensity.decode import Source
 from blockdensity.nesting import REGION_ATTRIBUTE
-from blockdensity.parse import Parsed
+from blockdensity.parse import Parsed, Reading
 from blockdensity.words import END
 
 __all__ = [
@@ -84,6 +84,7 @@ class Page:
         "declared_ids",
         "drop_scopes",
         "elements",
+        "hidden_text",
         "lang",
         "linked",
         "microdata",
@@ -105,6 +106,7 @@ class Page:
         declared_ids: tuple[int, ...] = (),
         microdata: bool | None = None,
         elements: compiled_walk.Elements | None = None,
+        hidden_text: int = 0,
     ) -> None:
         self.blocks = blocks
         # Every block's text with its markers, each followed by BLOCK_END.
@@ -132,6 +134,10 @@ class Page:
         # Where each block sits in the page's structure: the element table the
         # walk made (read through blockdensity.structure); None without a body.
         self.elements = elements
+        # The characters of text (script's too) in the hidden elements the walk
+        # replaced, when the hidden_text rule runs (else 0): at least the words
+        # they would show, for blockdensity.read to weigh against those shown.
+        self.hidden_text = hidden_text
         self._texts: list[str] | None = None
 
     def block_texts(self) -> list[str]:
@@ -175,7 +181,7 @@ def trace_segment(html: str | bytes, conf: Conf, trace: Trace | None) -> tuple[P
 def walk(parsed: Parsed, conf: Conf, trace: Trace | None = None) -> Page:
     """The walk stage: the parsed page as a sequence of text blocks under `conf`'s tag sets;
     with `trace`, the walk fills it with the block of every text node (for --highlight)."""
-    return _walk(parsed.document, conf, trace)
+    return _walk(parsed.document, conf, trace, shown=parsed.reading is Reading.HIDDEN)
 
 
 _ITEMPROP: Final = compiled_walk.DECLARED_ATTRIBUTES.index("itemprop")
@@ -229,7 +235,9 @@ def attribute_ids(doc: dom.Document, names: tuple[str, ...]) -> tuple[int, ...]:
     return tuple(compiled_walk.attribute_ids(probe))
 
 
-def _walk(doc: dom.Document, conf: Conf, trace: Trace | None) -> Page:
+def _walk(doc: dom.Document, conf: Conf, trace: Trace | None, *, shown: bool = False) -> Page:
+    """The walk of `doc`; `shown`: every hidden element but a pop-up is walked as shown
+    (the hidden reading)."""
     lang = _declared_language(doc)
     title = _document_title(doc)
     body = doc.body
@@ -243,7 +251,8 @@ def _walk(doc: dom.Document, conf: Conf, trace: Trace | None) -> Page:
         doc, ("hidden", "role", REGION_ATTRIBUTE, "class", *compiled_walk.DECLARED_ATTRIBUTES)
     )
     table = conf.table
-    # The tab_panels rule reads a hidden element's role: sought for it too.
+    # The tab_panels rule and the hidden reading read a hidden element's role:
+    # sought for them too.
     tab_panels = Rule.TAB_PANELS in conf.rules
     settings = compiled_walk.Settings(
         table.packed,
@@ -252,12 +261,13 @@ def _walk(doc: dom.Document, conf: Conf, trace: Trace | None) -> Page:
         conf.drop_roles,
         article.region_scopes(conf.rules),
         hidden_id=hidden_id,
-        role_id=role_id if conf.drop_roles or tab_panels else 0,
+        role_id=role_id if conf.drop_roles or tab_panels or shown else 0,
         region_id=region_id if conf.rules else 0,
         class_id=class_id,
         itemprop_id=declared[_ITEMPROP],
         pubdate_id=declared[_PUBDATE],
         tab_panels=tab_panels,
+        show_hidden=shown,
     )
     walked = compiled_walk.walk(body, settings, title, trace)
     (
@@ -272,6 +282,7 @@ def _walk(doc: dom.Document, conf: Conf, trace: Trace | None) -> Page:
         microdata,
         elements,
     ) = walked
+    hidden_text = sum(len(node.text()) for node in hidden) if Rule.HIDDEN_TEXT in conf.rules else 0
     # The tree as docs/spec.md has it, for what reads it after the walk
     # (blockdensity.metadata, --highlight): hidden elements replaced.
     for node in hidden:
@@ -288,4 +299,5 @@ def _walk(doc: dom.Document, conf: Conf, trace: Trace | None) -> Page:
         tuple(declared),
         microdata,
         elements,
+        hidden_text,
     )

@@ -104,6 +104,8 @@ class Floors:
 # readability 0.9490, trafilatura-eval 0.9071, wcxb-dev 0.8469, article 0.937. With
 # tab_panels (hidden tab panels read as shown): wcxb-dev 0.8476, documentation 0.932,
 # service 0.828, forum 0.779; the other sets unchanged (none has a hidden tab panel).
+# With hidden_text (a page whose hidden elements hold its text read with them shown):
+# wcxb-dev 0.8519; the other sets unchanged.
 FULL = Floors(
     f1={
         Profile.PUBLISHED: {

@@ -530,7 +530,14 @@ def _structureless(html: str | bytes) -> bool:
 # rules of the article profile, data_tables (every page), and the rules of its
 # kind of page (blockdensity.decide.kinds).
 UNDECLARED_RULES = frozenset(
-    {Rule.COMMENTS, Rule.CONTENT_CONTAINER, Rule.LIST_HEADINGS, Rule.BETWEEN_TEXT, Rule.TAB_PANELS}
+    {
+        Rule.COMMENTS,
+        Rule.CONTENT_CONTAINER,
+        Rule.LIST_HEADINGS,
+        Rule.BETWEEN_TEXT,
+        Rule.TAB_PANELS,
+        Rule.HIDDEN_TEXT,
+    }
 )
 UNDECLARED_REASONS = {
     Reason.ARTICLE_COMMENTS,

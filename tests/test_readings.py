@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import pytest
 
-from blockdensity import PUBLISHED_CONF, FallbackReason, fit_text, html_to_text
+from blockdensity import PUBLISHED_CONF, Conf, FallbackReason, Rule, fit_text, html_to_text
 from blockdensity.decode import Source
 from blockdensity.highlight import highlight
 from blockdensity.parse import (
     NOSCRIPT_WORDS,
     Reading,
     deferred_content,
+    hidden_content,
     noscript_content,
     parse,
 )
@@ -120,10 +121,59 @@ def test_streamed_deferred_content_is_read_where_it_is() -> None:
     assert f"{seq('a', 1, 40)}\n{seq('b', 1, 30)}" in fit.text
 
 
-def test_hidden_content_without_a_placeholder_stays_hidden() -> None:
+def test_hidden_content_without_a_placeholder_is_no_deferred_content() -> None:
     assert deferred_content(parse(Source(streamed(placeholder=False), None), NO_DROPS)) is None
+    # Without the hidden reading it stays hidden; with it, as a page whose hidden
+    # elements hold its text, it is shown, and no fallback reason says so.
+    assert "a01" not in fit_text(streamed(placeholder=False), WITHOUT_HIDDEN_TEXT).text
     fit = fit_text(streamed(placeholder=False))
-    assert "a01" not in fit.text
+    assert f"{seq('a', 1, 40)}\n{seq('b', 1, 30)}" in fit.text
+    assert fit.fallback_reason is None
+
+
+# ------------------------------------------------------------- the hidden reading
+
+WITHOUT_HIDDEN_TEXT = Conf(article_rules=frozenset(Rule) - {Rule.HIDDEN_TEXT})
+STORY = f"<article><h1>{seq('h', 1, 5)}</h1><p>{seq('a', 1, 40)}</p><p>{seq('b', 1, 30)}</p>"
+
+
+def hiding(hidden_words: int, shown_words: int, extra: str = "") -> str:
+    """A page that shows `shown_words` words and hides a story and `hidden_words` more."""
+    return page(
+        f"{HEADER}<p>{seq('s', 1, shown_words)}</p><div hidden class=app>{STORY}"
+        f"<p>{seq('c', 1, hidden_words)}</p></article></div>{extra}"
+    )
+
+
+def test_a_page_whose_hidden_elements_hold_its_text_is_read_with_them_shown() -> None:
+    html = hiding(20, 30)  # 95 words hidden, 30 shown
+    fit = fit_text(html)
+    assert f"{seq('a', 1, 40)}\n{seq('b', 1, 30)}" in fit.text
+    assert "a01" not in fit_text(html, WITHOUT_HIDDEN_TEXT).text
+    assert "a01" not in fit_text(html, PUBLISHED_CONF).text
+    # The whole text and --highlight follow the reading the fit takes.
+    assert seq("a", 1, 40) in html_to_text(html)
+    assert seq("a", 1, 40) in highlight(html)
+
+
+def test_hidden_elements_holding_less_than_the_page_shows_stay_hidden() -> None:
+    # 75 words hidden against 80 shown: the reading shows under twice the words.
+    html = hiding(0, 80)
+    assert "a01" not in fit_text(html).text
+    reading = hidden_content(parse(Source(html, None), NO_DROPS))
+    assert reading.reading is Reading.HIDDEN
+
+
+def test_the_hidden_reading_leaves_a_pop_up_hidden() -> None:
+    # A dialog, a menu, a list box or a tooltip is hidden until opened: not the page.
+    popups = "".join(
+        f"<div hidden role='x {role}'><p>{seq(role[:3], 1, 30)}</p></div>"
+        for role in ("Dialog", "alertdialog", "menu", "listbox", "tooltip")
+    )
+    fit = fit_text(hiding(20, 30, popups))
+    assert seq("a", 1, 40) in fit.text
+    for role in ("Dia", "ale", "men", "lis", "too"):
+        assert f"{role}01" not in fit.text
 
 
 @pytest.mark.parametrize(

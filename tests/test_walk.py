@@ -28,11 +28,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from blockdensity import DEFAULT_CONF, PUBLISHED_CONF, Conf, _walk
+from blockdensity.decode import Source
 from blockdensity.dom import Document, Node
 from blockdensity.measure import measure
 from blockdensity.metadata import read_metadata
 from blockdensity.nesting import REGION_ATTRIBUTE
-from blockdensity.segment import Page, Trace, trace_segment
+from blockdensity.parse import hidden_content, parse
+from blockdensity.segment import Page, Trace, trace_segment, walk
 from devkit.corpus import SAMPLE_DATA, Corpus
 from devkit.corpus_sample import SAMPLED_SETS
 from devkit.fuzzing import CORPUS_DIR, Input, inputs
@@ -112,6 +114,23 @@ def agree(html: str | bytes, confs: tuple[Conf, ...] = CONFS) -> None:
         )
         untraced, _ = trace_segment(html, conf, None)
         assert _fields(untraced) == _fields(expected), conf.profile
+
+
+def agree_shown(html: str | bytes) -> None:
+    """As `agree`, for the page's hidden reading (every hidden element but a pop-up
+    shown) under the article profile and SPEC's."""
+    for conf in (DEFAULT_CONF, PUBLISHED_CONF):
+        parsed = hidden_content(parse(Source(html, None), conf))
+        compiled_trace: Trace = []
+        compiled = walk(parsed, conf, compiled_trace)
+        reference_trace: Trace = []
+        expected, reference_doc, table = reference.segment(html, conf, reference_trace, shown=True)
+        assert _fields(compiled) == _fields(expected), conf.profile
+        assert _table(compiled) == _reference_table(table), conf.profile
+        assert _trace(compiled_trace, parsed.document) == _trace(reference_trace, reference_doc)
+        assert read_metadata(parsed.document, compiled.declarations, "http://x.test/a") == (
+            read_metadata(reference_doc, expected.declarations, "http://x.test/a")
+        )
 
 
 def test_the_compiled_walk_was_built_for_the_installed_selectolax() -> None:
@@ -246,6 +265,14 @@ def test_the_walk_makes_the_references_page_of_the_cases(html: str) -> None:
     agree(html)
 
 
+@pytest.mark.parametrize("html", [case for case in CASES if "hidden" in case])
+def test_the_hidden_reading_walks_as_the_reference_shows_hidden_elements(html: str) -> None:
+    agree_shown(
+        html + "<div hidden role='x Dialog'><p>a pop-up</p></div><ul hidden role=menu>"
+        "<li>a menu</ul><p hidden role=listbox>a list box<span role=tooltip hidden>tip"
+    )
+
+
 @pytest.mark.parametrize(
     "data",
     [
@@ -271,6 +298,11 @@ TAGS = (
     "h2", "code",
 )  # fmt: skip
 CLASSES = ("a", "a b", " b\ta ", "", "language-py", "lang-x y", "caf\u00e9")
+_POPUPS = tuple(
+    f"<{name} hidden role={role}>"
+    for name in ("div", "ul", "span", "body")
+    for role in ("dialog", "'x MENU'", "tooltip", "tabpanel")
+)
 TOKENS = st.one_of(
     st.sampled_from(TAGS).map(lambda name: f"<{name}>"),
     st.sampled_from(TAGS).map(lambda name: f"</{name}>"),
@@ -294,6 +326,12 @@ TOKENS = st.one_of(
 @given(st.lists(TOKENS, max_size=60))
 def test_the_walk_makes_the_references_page_of_random_tag_soup(tokens: list[str]) -> None:
     agree("".join(tokens))
+
+
+@examples(100)
+@given(st.lists(st.one_of(TOKENS, st.sampled_from(_POPUPS)), max_size=60))
+def test_the_hidden_reading_of_random_tag_soup_walks_as_the_reference(tokens: list[str]) -> None:
+    agree_shown("".join(tokens))
 
 
 @examples(40)

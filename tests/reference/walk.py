@@ -18,9 +18,18 @@ import re
 from typing import Final
 
 from blockdensity import article, dom, tags
-from blockdensity.conf import Conf, Rule
+from blockdensity.conf import Conf, Profile, Rule
 from blockdensity.decode import Source
-from blockdensity.parse import closed_titles, parse
+from blockdensity.measure import measure
+from blockdensity.parse import (
+    Reading,
+    closed_titles,
+    deferred_content,
+    hidden_content,
+    noscript_content,
+    parse,
+)
+from blockdensity.read import REREAD_WORDS
 from blockdensity.segment import (
     ANCHOR_MARK,
     BLOCK_END,
@@ -52,26 +61,52 @@ class Table:
         self.pres: dict[int, tuple[str, str | None]] = {}  # (pre's class, code child's)
 
 
-def segment(html: str | bytes, conf: Conf, trace: Trace) -> tuple[Page, dom.Document, Table | None]:
+def segment(
+    html: str | bytes, conf: Conf, trace: Trace, *, shown: bool = False
+) -> tuple[Page, dom.Document, Table | None]:
     """segment.trace_segment's page of `html`, made by this walk, filling `trace`; and
-    the page's element table (None without a body)."""
+    the page's element table (None without a body). `shown`: the page's hidden
+    reading (every hidden element but a pop-up shown), whatever it shows."""
     parsed = parse(Source(html, None), conf)
-    page, table = _walk(parsed.document, conf, trace)
+    page, table = _walk(parsed.document, conf, trace, shown)
+    if shown:
+        return page, parsed.document, table
     if not page.blocks and (closed := closed_titles(parsed)) is not None:
         # segment.trace_segment's reading of a page whose titles hold markup.
         trace.clear()
         parsed = closed
         page, table = _walk(closed.document, conf, trace)
+    if conf.profile is not Profile.ARTICLE:
+        return page, parsed.document, table
+    # blockdensity.read's other readings, in its order, each walked here; the hidden
+    # reading whenever the hidden_text rule runs (read weighs the text under the
+    # hidden elements first, which only spares it readings it would not take).
+    words = sum(measure(page).words)
+    others = [noscript_content(parsed), deferred_content(parsed)] if words < REREAD_WORDS else []
+    if Rule.HIDDEN_TEXT in conf.rules:
+        others.append(hidden_content(parsed))
+    for other in others:
+        if other is None:
+            continue
+        other_trace: Trace = []
+        other_page, other_table = _walk(
+            other.document, conf, other_trace, other.reading is Reading.HIDDEN
+        )
+        if sum(measure(other_page).words) >= max(REREAD_WORDS, 2 * words):
+            trace[:] = other_trace
+            return other_page, other.document, other_table
     return page, parsed.document, table
 
 
-def _walk(doc: dom.Document, conf: Conf, trace: Trace) -> tuple[Page, Table | None]:
+def _walk(
+    doc: dom.Document, conf: Conf, trace: Trace, shown: bool = False
+) -> tuple[Page, Table | None]:
     lang = _declared_language(doc)
     title = _document_title(doc)
     body = doc.body
     if body is None:
         return Page([], "", "", title or "", lang, [], [], []), None
-    openers, drop_close = _apply_attributes(doc, conf)
+    openers, drop_close = _apply_attributes(doc, conf, shown)
     walk = _Walk(conf, trace, title, openers, drop_close)
     return walk.page(body, lang), walk.table
 
@@ -128,25 +163,35 @@ def _wrap(doc: dom.Document, node: dom.Node, label: str, openers: dict[int, str]
     return closer.tag_id
 
 
-def _is_tab_panel(role: str) -> bool:
-    """Whether [role~="tabpanel" i] matches `role`: a token split on HTML's ASCII
-    whitespace, ASCII case folded."""
-    return any(
-        token.isascii() and token.lower() == "tabpanel" for token in _ASCII_SPACE.split(role)
-    )
+def _has_role(role: str, names: frozenset[str]) -> bool:
+    """Whether [role~="name" i] matches `role` for one of `names`: a token split on
+    HTML's ASCII whitespace, ASCII case folded."""
+    return any(token.isascii() and token.lower() in names for token in _ASCII_SPACE.split(role))
+
+
+def _shown(role: str, conf: Conf, shown: bool) -> bool:
+    """Whether a hidden element with `role` is walked as shown: under the hidden reading
+    (`shown`) all but a pop-up's; else, under the tab_panels rule, a tab panel."""
+    if shown:
+        return not _has_role(role, _POPUP_ROLES)
+    return Rule.TAB_PANELS in conf.rules and _has_role(role, frozenset({"tabpanel"}))
 
 
 _ASCII_SPACE: Final = re.compile("[ \t\n\f\r]+")
+_POPUP_ROLES: Final = frozenset({"dialog", "alertdialog", "menu", "listbox", "tooltip"})
 
 
-def _apply_attributes(doc: dom.Document, conf: Conf) -> tuple[dict[int, str], int]:
+def _apply_attributes(
+    doc: dom.Document, conf: Conf, shown: bool = False
+) -> tuple[dict[int, str], int]:
     """Rewrite the tree where an attribute changes what an element is.
 
     A hidden element is replaced by an empty <img>: no text, but words do not
     join across it (docs/spec.md section 2); under the tab_panels rule, not one
-    whose role is a tab panel ([role~="tabpanel" i]). An element with a dropped ARIA role, and
-    each of the article profile's regions, gets marker elements before and
-    after it. Returns the openers' labels by tag id, and the closer's tag id
+    whose role is a tab panel ([role~="tabpanel" i]), and under the hidden
+    reading (`shown`) none but a pop-up's (dialog, menu...). An element with a
+    dropped ARIA role, and each of the article profile's regions, gets marker
+    elements before and after it. Returns the openers' labels by tag id, and the closer's tag id
     (-1 when there are no markers).
     """
     # role is a list of tokens, of which the first is the element's role
@@ -157,7 +202,6 @@ def _apply_attributes(doc: dom.Document, conf: Conf) -> tuple[dict[int, str], in
     body = doc.body
     if body is None:
         return openers, close_id
-    tab_panels = Rule.TAB_PANELS in conf.rules
     seen: set[int] = set()
     for node in dom.select(body, ",".join(selectors)):
         # lexbor lists an element once for each selector it matches.
@@ -165,7 +209,7 @@ def _apply_attributes(doc: dom.Document, conf: Conf) -> tuple[dict[int, str], in
             continue
         seen.add(node.mem_id)
         attrs = node.attrs
-        if "hidden" in attrs and not (tab_panels and _is_tab_panel(attrs.get("role") or "")):
+        if "hidden" in attrs and not _shown(attrs.get("role") or "", conf, shown):
             node.replace_with(doc.create_node("img"))
             continue
         roles = (attrs.get("role") or "").lower().split()
