@@ -237,30 +237,30 @@ def confidence(figures: Figures) -> float:
 
 # BEGIN WEIGHTS (written by bench/confidence_train.py; edit there, not here)
 WEIGHTS: Final[tuple[float, ...]] = (
-    0.4564,  # bias
-    2.0265,  # kept_words
-    -0.6843,  # kept_blocks
-    -2.2458,  # pieces
-    3.3807,  # words_per_block
-    -1.2396,  # length
-    -0.6832,  # kept_link_density
-    0.4579,  # dropped_link_density
-    -0.6418,  # rejected
-    -0.1036,  # dropped
-    0.1766,  # rule_dropped
-    -0.7842,  # rule_kept
-    -0.1311,  # article
-    -1.1496,  # fallback_single_block
-    -1.5012,  # fallback_nothing_kept
-    1.2531,  # fallback_no_text
-    -0.6042,  # fallback_noscript
-    -0.7940,  # fallback_deferred_content
-    -0.2300,  # type_forum
-    -0.7765,  # type_product
-    -0.5846,  # type_collection
-    -0.2701,  # type_listing
-    -0.0282,  # type_documentation
-    -0.2874,  # type_service
-    0.9719,  # type_confidence
+    0.5108,  # bias
+    1.8536,  # kept_words
+    -0.5488,  # kept_blocks
+    -2.1730,  # pieces
+    3.3951,  # words_per_block
+    -1.3047,  # length
+    -0.5468,  # kept_link_density
+    0.5590,  # dropped_link_density
+    -0.6580,  # rejected
+    -0.1166,  # dropped
+    0.1751,  # rule_dropped
+    -0.8395,  # rule_kept
+    -0.1208,  # article
+    -1.2472,  # fallback_single_block
+    -0.7469,  # fallback_nothing_kept
+    1.1483,  # fallback_no_text
+    -0.5876,  # fallback_noscript
+    -0.7980,  # fallback_deferred_content
+    -0.2517,  # type_forum
+    -0.8279,  # type_product
+    -0.6597,  # type_collection
+    -0.3204,  # type_listing
+    -0.0520,  # type_documentation
+    -0.2893,  # type_service
+    0.9867,  # type_confidence
 )
 # END WEIGHTS
