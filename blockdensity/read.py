@@ -51,7 +51,7 @@ class Read(NamedTuple):
 
 def needs_rereading(page: Page, measures: Measures) -> bool:
     """Whether the first reading shows no block, or fewer than REREAD_WORDS words, or
-    its hidden elements may hold more words than it shows (the hidden_text rule)."""
+    its hidden elements may hold as many words as it shows (the hidden_text rule)."""
     shown = sum(measures.words)
     return not page.blocks or shown < REREAD_WORDS or page.hidden_text >= max(shown, 1)
 
@@ -88,7 +88,7 @@ def reread(first: Read, conf: Conf, trace: Trace | None = None) -> Read:
             reading = other_reading(taken.parsed)
             if reading is not None and (other := _better(reading, conf, shown, trace)):
                 return other
-    # A page whose hidden elements hold more words than the rest of it. The
+    # A page whose hidden elements hold as many words as the rest of it. The
     # characters under them bound their words: most pages with hidden elements
     # (menus, dialogs, a cookie notice) pay no second reading.
     if taken.page.hidden_text >= max(shown, 1) and (
