@@ -507,21 +507,23 @@ cdef bint _has_role(bd_attr* role, frozenset names) except -1:
 _TAB_PANEL = frozenset(("tabpanel",))
 
 
-cdef bint _shown(bd_attr* role, Settings settings) except -1:
-    # Whether a hidden element with `role` (NULL: none) is walked as shown.
+cdef bint _stays_hidden(bd_attr* role, Settings settings) except -1:
+    # Whether an element with a hidden attribute and `role` (NULL: none) is
+    # walked as hidden: always, but under the hidden reading (a pop-up's only)
+    # and the tab_panels rule (all but a tab panel).
     if settings.show_hidden:
-        return role == NULL or not _has_role(role, _POPUP_ROLES)
-    return settings.tab_panels and role != NULL and _has_role(role, _TAB_PANEL)
+        return role != NULL and _has_role(role, _POPUP_ROLES)
+    if settings.tab_panels:
+        return role == NULL or not _has_role(role, _TAB_PANEL)
+    return True
 
 
 cdef bint _hidden(bd_node* node, const AttributeIds* ids, Settings settings) except -1:
-    # Whether an element is hidden as the walk reads it: a hidden attribute, and
-    # not shown by the tab_panels rule or the hidden reading.
+    # Whether an element is hidden as the walk reads it (_stays_hidden), its
+    # attributes looked up here (the walk's own loop has them from its pass).
     if not ids.hidden or _attribute(node, ids.hidden) == NULL:
         return False
-    if not (settings.tab_panels or settings.show_hidden):
-        return True
-    return not _shown(_attribute(node, ids.role) if ids.role else NULL, settings)
+    return _stays_hidden(_attribute(node, ids.role) if ids.role else NULL, settings)
 
 
 cdef object _role_label(bd_attr* attr, frozenset roles):
@@ -1000,10 +1002,8 @@ def walk(LexborNode body, Settings settings, object title, list trace=None):
                 if seeking and node.type == ELEMENT_TYPE:
                     if _read_attributes(node, &ids, &found):
                         microdata = True
-                    if found.hidden != NULL and not (
-                        (settings.tab_panels or settings.show_hidden)
-                        and _shown(found.role, settings)
-                    ):  # as the <img> that replaces it
+                    if found.hidden != NULL and _stays_hidden(found.role, settings):
+                        # as the <img> that replaces it
                         hidden.append(_node(node, parser))
                         node_id = IMG_ID
                         flags = flags_of[IMG_ID]

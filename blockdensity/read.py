@@ -53,7 +53,13 @@ def needs_rereading(page: Page, measures: Measures) -> bool:
     """Whether the first reading shows no block, or fewer than REREAD_WORDS words, or
     its hidden elements may hold as many words as it shows (the hidden_text rule)."""
     shown = sum(measures.words)
-    return not page.blocks or shown < REREAD_WORDS or page.hidden_text >= max(shown, 1)
+    return not page.blocks or shown < REREAD_WORDS or _may_hide_its_text(page, shown)
+
+
+def _may_hide_its_text(page: Page, shown: int) -> bool:
+    """Whether the hidden elements of `page`, which shows `shown` words, may hold as many:
+    the characters under them bound their words (Page.hidden_text)."""
+    return page.hidden_text >= max(shown, 1)
 
 
 def read(source: Source, conf: Conf, trace: Trace | None = None) -> Read:
@@ -88,10 +94,10 @@ def reread(first: Read, conf: Conf, trace: Trace | None = None) -> Read:
             reading = other_reading(taken.parsed)
             if reading is not None and (other := _better(reading, conf, shown, trace)):
                 return other
-    # A page whose hidden elements hold as many words as the rest of it. The
-    # characters under them bound their words: most pages with hidden elements
-    # (menus, dialogs, a cookie notice) pay no second reading.
-    if taken.page.hidden_text >= max(shown, 1) and (
+    # A page whose hidden elements hold as many words as the rest of it: most
+    # pages with hidden elements (menus, dialogs, a cookie notice) cannot, and pay
+    # no second reading.
+    if _may_hide_its_text(taken.page, shown) and (
         other := _better(hidden_content(taken.parsed), conf, shown, trace)
     ):
         return other

@@ -135,8 +135,9 @@ class Page:
         # walk made (read through blockdensity.structure); None without a body.
         self.elements = elements
         # The characters of text (script's too) in the hidden elements the walk
-        # replaced, when the hidden_text rule runs (else 0): at least the words
-        # they would show, for blockdensity.read to weigh against those shown.
+        # replaced, when the hidden_text rule runs and the reading is not the
+        # hidden one (else 0): at least the words they would show, for
+        # blockdensity.read to weigh against those shown.
         self.hidden_text = hidden_text
         self._texts: list[str] | None = None
 
@@ -282,7 +283,13 @@ def _walk(doc: dom.Document, conf: Conf, trace: Trace | None, *, shown: bool = F
         microdata,
         elements,
     ) = walked
-    hidden_text = sum(len(node.text()) for node in hidden) if Rule.HIDDEN_TEXT in conf.rules else 0
+    # Weighed by blockdensity.read against the words shown; not on the hidden
+    # reading itself, whose hidden elements are pop-ups.
+    hidden_text = (
+        sum(len(node.text()) for node in hidden)
+        if Rule.HIDDEN_TEXT in conf.rules and not shown
+        else 0
+    )
     # The tree as docs/spec.md has it, for what reads it after the walk
     # (blockdensity.metadata, --highlight): hidden elements replaced.
     for node in hidden:
