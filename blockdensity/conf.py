@@ -122,6 +122,10 @@ class Rule(StrEnum):
     # on collections, a short link-dense block that container_text kept (a
     # filter's facet, a sort option, a "Quick view" button) goes again
     SHOP_LINKS = "shop_links"
+    # on every page: an h2 to h6 the tree dropped as short (not for its links),
+    # or list_headings did, whose next block with words is kept is kept: the
+    # heading of a section the text keeps ("Pros" over its list)
+    SECTION_HEADINGS = "section_headings"
     # on every page, as the walk reads it: a hidden element that is a tab panel
     # (role=tabpanel: the other languages of a code sample, a product's other
     # tabs) is read as shown, not as the <img> that replaces a hidden element. Its

@@ -237,30 +237,30 @@ def confidence(figures: Figures) -> float:
 
 # BEGIN WEIGHTS (written by bench/confidence_train.py; edit there, not here)
 WEIGHTS: Final[tuple[float, ...]] = (
-    0.5108,  # bias
-    1.8536,  # kept_words
-    -0.5488,  # kept_blocks
-    -2.1730,  # pieces
-    3.3951,  # words_per_block
-    -1.3047,  # length
-    -0.5468,  # kept_link_density
-    0.5590,  # dropped_link_density
-    -0.6580,  # rejected
-    -0.1166,  # dropped
-    0.1751,  # rule_dropped
-    -0.8395,  # rule_kept
-    -0.1208,  # article
+    0.5212,  # bias
+    1.8427,  # kept_words
+    -0.5468,  # kept_blocks
+    -2.1693,  # pieces
+    3.4140,  # words_per_block
+    -1.3123,  # length
+    -0.5367,  # kept_link_density
+    0.5645,  # dropped_link_density
+    -0.6651,  # rejected
+    -0.1174,  # dropped
+    0.1805,  # rule_dropped
+    -0.8276,  # rule_kept
+    -0.1249,  # article
     -1.2472,  # fallback_single_block
-    -0.7469,  # fallback_nothing_kept
-    1.1483,  # fallback_no_text
-    -0.5876,  # fallback_noscript
-    -0.7980,  # fallback_deferred_content
-    -0.2517,  # type_forum
-    -0.8279,  # type_product
-    -0.6597,  # type_collection
-    -0.3204,  # type_listing
-    -0.0520,  # type_documentation
-    -0.2893,  # type_service
-    0.9867,  # type_confidence
+    -0.7431,  # fallback_nothing_kept
+    1.1488,  # fallback_no_text
+    -0.5821,  # fallback_noscript
+    -0.7981,  # fallback_deferred_content
+    -0.2636,  # type_forum
+    -0.8332,  # type_product
+    -0.6723,  # type_collection
+    -0.3360,  # type_listing
+    -0.0557,  # type_documentation
+    -0.2962,  # type_service
+    0.9789,  # type_confidence
 )
 # END WEIGHTS

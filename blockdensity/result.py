@@ -114,6 +114,7 @@ class Reason(StrEnum):
     RELATED_SECTION = "related_section"  # dropped: in a section of other products (products)
     SHOP_LINK = "shop_link"  # dropped: a short link in a collection's container (a facet, a button)
     CONTAINER_ITEM = "container_item"  # kept: an article's list item inside its text
+    SECTION_HEADING = "section_heading"  # kept: a heading dropped right before kept text
 
 
 class FallbackReason(StrEnum):

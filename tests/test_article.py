@@ -537,6 +537,7 @@ UNDECLARED_RULES = frozenset(
         Rule.BETWEEN_TEXT,
         Rule.TAB_PANELS,
         Rule.HIDDEN_TEXT,
+        Rule.SECTION_HEADINGS,
     }
 )
 UNDECLARED_REASONS = {
@@ -561,6 +562,7 @@ UNDECLARED_REASONS = {
     Reason.RELATED_SECTION,
     Reason.SHOP_LINK,
     Reason.CONTAINER_ITEM,
+    Reason.SECTION_HEADING,
 }
 
 
@@ -580,7 +582,12 @@ def test_every_corpus_page_without_article_structure_fits_as_published_but_four_
 
 
 # The article rules that keep what the tree rejected, on a page that declares an article.
-_ADDING = {Reason.LINKED_PROSE, Reason.CONTAINER_ITEM, Reason.DATA_TABLE}
+_ADDING = {
+    Reason.LINKED_PROSE,
+    Reason.CONTAINER_ITEM,
+    Reason.DATA_TABLE,
+    Reason.SECTION_HEADING,
+}
 
 
 def test_every_sample_without_article_structure_fits_as_published() -> None:

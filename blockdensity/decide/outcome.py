@@ -51,6 +51,7 @@ class Outcome(IntEnum):
     PAGE_CHROME = 26  # a short line about the page itself, on a documentation page
     SHOP_LINK = 27  # a short link container_text kept on a collection: a facet, a button
     CONTAINER_ITEM = 28  # kept: an article's list item inside its container's text
+    SECTION_HEADING = 29  # kept: a heading dropped right before kept text
 
 
 KEPT_OUTCOMES: Final = frozenset(
@@ -65,6 +66,7 @@ KEPT_OUTCOMES: Final = frozenset(
         Outcome.CONTAINER,
         Outcome.SPAN,
         Outcome.CONTAINER_ITEM,
+        Outcome.SECTION_HEADING,
         Outcome.CARD,
         Outcome.TABLE,
         Outcome.GRID,
@@ -98,6 +100,7 @@ RULE_OUTCOMES: Final = {
     Rule.REVIEW_SECTIONS: Outcome.REVIEWS,
     Rule.RELATED_SECTIONS: Outcome.RELATED_SECTION,
     Rule.SHOP_LINKS: Outcome.SHOP_LINK,
+    Rule.SECTION_HEADINGS: Outcome.SECTION_HEADING,
 }
 
 # How each outcome is reported: its Decision, and its Reason (None: the
@@ -132,4 +135,5 @@ REPORTED: Final[dict[Outcome, tuple[Decision, Reason | None]]] = {
     Outcome.REVIEWS: (Decision.DROPPED, Reason.REVIEW_SECTION),
     Outcome.RELATED_SECTION: (Decision.DROPPED, Reason.RELATED_SECTION),
     Outcome.SHOP_LINK: (Decision.DROPPED, Reason.SHOP_LINK),
+    Outcome.SECTION_HEADING: (Decision.CONTENT, Reason.SECTION_HEADING),
 }

@@ -8,10 +8,10 @@ runs overrides the outcomes it acts on (PASSES: the article profile's rules,
 decide.article; then the rules by kind of page, which decide.kinds runs on
 the kinds of page they serve: decide.container, decide.forum,
 decide.posts, decide.facets, decide.listing, decide.grid, decide.title,
-decide.related, decide.sections, decide.chrome, decide.duplicates). Where the
-rules took everything the tree kept, the published verdict stands; where
-nothing with words is left, the whole page is kept and the verdict says why
-(the fallback, docs/spec.md section 6).
+decide.related, decide.sections, decide.chrome, decide.headings,
+decide.duplicates). Where the rules took everything the tree kept, the
+published verdict stands; where nothing with words is left, the whole page
+is kept and the verdict says why (the fallback, docs/spec.md section 6).
 
 A family of rules is one module of this package with a pass that reads the
 Board and changes the outcomes of the blocks it acts on, and is listed in
@@ -32,6 +32,7 @@ from blockdensity.decide import (
     facets,
     forum,
     grid,
+    headings,
     listing,
     posts,
     related,
@@ -76,6 +77,8 @@ PASSES: Final[tuple[tuple[frozenset[Rule], Pass], ...]] = (
     (frozenset((Rule.REVIEW_SECTIONS,)), sections.apply_reviews),
     (frozenset((Rule.RELATED_SECTIONS,)), sections.apply_related),
     (frozenset((Rule.PAGE_CHROME,)), chrome.apply),
+    # After the rules that keep text, whose kept blocks it reads.
+    (frozenset((Rule.SECTION_HEADINGS,)), headings.apply),
     # Last: it compares what every other rule kept.
     (frozenset((Rule.DUPLICATE_TEXT,)), duplicates.apply),
 )
