@@ -237,30 +237,30 @@ def confidence(figures: Figures) -> float:
 
 # BEGIN WEIGHTS (written by bench/confidence_train.py; edit there, not here)
 WEIGHTS: Final[tuple[float, ...]] = (
-    0.5212,  # bias
-    1.8427,  # kept_words
-    -0.5468,  # kept_blocks
-    -2.1693,  # pieces
-    3.4140,  # words_per_block
-    -1.3123,  # length
-    -0.5367,  # kept_link_density
-    0.5645,  # dropped_link_density
-    -0.6651,  # rejected
-    -0.1174,  # dropped
-    0.1805,  # rule_dropped
-    -0.8276,  # rule_kept
-    -0.1249,  # article
-    -1.2472,  # fallback_single_block
-    -0.7431,  # fallback_nothing_kept
-    1.1488,  # fallback_no_text
-    -0.5821,  # fallback_noscript
-    -0.7981,  # fallback_deferred_content
-    -0.2636,  # type_forum
-    -0.8332,  # type_product
-    -0.6723,  # type_collection
-    -0.3360,  # type_listing
-    -0.0557,  # type_documentation
-    -0.2962,  # type_service
-    0.9789,  # type_confidence
+    0.5408,  # bias
+    1.8138,  # kept_words
+    -0.5473,  # kept_blocks
+    -2.1566,  # pieces
+    3.3640,  # words_per_block
+    -1.2503,  # length
+    -0.5029,  # kept_link_density
+    0.5701,  # dropped_link_density
+    -0.6557,  # rejected
+    -0.1160,  # dropped
+    0.1731,  # rule_dropped
+    -0.8289,  # rule_kept
+    -0.1330,  # article
+    -1.2474,  # fallback_single_block
+    -0.7427,  # fallback_nothing_kept
+    1.1459,  # fallback_no_text
+    -0.5681,  # fallback_noscript
+    -0.8058,  # fallback_deferred_content
+    -0.2781,  # type_forum
+    -0.8509,  # type_product
+    -0.7003,  # type_collection
+    -0.3705,  # type_listing
+    -0.0671,  # type_documentation
+    -0.3110,  # type_service
+    0.9562,  # type_confidence
 )
 # END WEIGHTS

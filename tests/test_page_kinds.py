@@ -351,6 +351,28 @@ def test_an_articles_list_items_inside_its_kept_text_are_kept() -> None:
     }
 
 
+def test_a_data_tables_linked_cells_are_kept_but_not_in_a_dropped_region() -> None:
+    # A list's table: each row a linked name and its figures (Wikipedia's lists,
+    # a schedule's teams). The linked cells are the table's as much as the others.
+    rows = "".join(
+        f"<tr><td><a href=/n{r}>{seq(f'n{r}x', 1, 2)}</a></td><td>v{r} w{r}</td></tr>"
+        for r in range(4)
+    )
+    linked = f"<table><tr><th>name</th><th>value</th></tr>{rows}</table>"
+    html = page(f"<main><p>{seq('a', 1, 40)}</p>{linked}<p>{seq('b', 1, 40)}</p></main>")
+    fit = fit_text(html)
+    for r in range(4):
+        assert seq(f"n{r}x", 1, 2) in fit.text
+        assert f"v{r} w{r}" in fit.text
+    without = Conf(article_rules=ARTICLE_RULES - {Rule.DATA_TABLES})
+    assert seq("n1x", 1, 2) not in fit_text(html, without).text
+    # The same table in a <nav>: navigation, left dropped.
+    in_nav = page(
+        f"<main><p>{seq('a', 1, 40)}</p><nav>{linked}</nav><p>{seq('b', 1, 40)}</p></main>"
+    )
+    assert seq("n1x", 1, 2) not in fit_text(in_nav).text
+
+
 def test_a_layout_table_is_left_to_the_tree() -> None:
     # One column: the page's grid, not a table of data.
     html = page(f"<p>{seq('a', 1, 40)}</p>{table(4, 1, head=False)}<p>{seq('b', 1, 40)}</p>")

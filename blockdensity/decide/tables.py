@@ -4,9 +4,10 @@ A table's cells are short blocks, which the published tree rejects unless a
 long block stands next to them: a table of figures loses half its words. A
 data table (at least two rows and two columns, no table nested in it) one of
 whose cells is kept, or that stands inside the kept text (after its first
-kept block and before its last), is kept whole, but for its link-dense cells
-(a table of links is navigation) and the cells in a dropped element or
-region. The second case is a table the tree kept nothing of because a short
+kept block and before its last), is kept whole, its linked cells too (a
+list's names, a schedule's teams: the truth of WCXB's listings holds them),
+but for the cells in a dropped element or region (a table of links in a nav
+or a footer is navigation). The second case is a table the tree kept nothing of because a short
 heading or caption, not a long paragraph, stands next to it (a shopping
 list under "Amounts per person", a ranking under its h3): measured on the
 four development sets, it gains on each (BENCHMARKS.md, "Rules by kind of
@@ -42,7 +43,7 @@ _CONTAINERS: Final = frozenset((MAIN_SCOPE, CONTENT_SCOPE))
 
 def apply(board: Board, outcomes: list[Outcome]) -> None:
     """data_tables: every cell of a data table with a kept cell, or inside the kept text,
-    is kept (not link lists)."""
+    is kept (but in a dropped element or region)."""
     cells = [index for index, element in enumerate(board.elements) if element in _CELLS]
     kept = sum(1 for index in cells if outcomes[index] in KEPT_OUTCOMES)
     if kept == len(cells):
@@ -58,7 +59,7 @@ def apply(board: Board, outcomes: list[Outcome]) -> None:
         table = structure.table_of(index)
         if table >= 0:
             tables.setdefault(table, []).append(index)
-    words, links, labels = board.words, board.links, board.labels
+    labels = board.labels
     for table, blocks in tables.items():
         inside = first < blocks[0] and blocks[-1] < last
         if not inside and not any(outcomes[index] in KEPT_OUTCOMES for index in blocks):
@@ -67,9 +68,5 @@ def apply(board: Board, outcomes: list[Outcome]) -> None:
             continue
         for index in blocks:
             scope = board.scopes[index]
-            if (
-                outcomes[index] not in KEPT_OUTCOMES
-                and (scope < 0 or labels[scope] in _CONTAINERS)
-                and 2 * links[index] <= words[index]
-            ):
+            if outcomes[index] not in KEPT_OUTCOMES and (scope < 0 or labels[scope] in _CONTAINERS):
                 outcomes[index] = Outcome.TABLE
