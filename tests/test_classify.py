@@ -15,7 +15,13 @@ import dataclasses
 import pytest
 
 from blockdensity import DEFAULT_CONF, Conf, Decision, FallbackReason, Reason
-from blockdensity.decide.tree import CONTENT_LEAVES, LEAVES, classify, link_density_permil
+from blockdensity.decide.tree import (
+    CONTENT_LEAVES,
+    LEAVES,
+    LINK_DENSE_LEAF,
+    classify,
+    link_density_permil,
+)
 from tests.helpers import B, C, decisions, fit, measures, seq
 
 
@@ -69,6 +75,12 @@ def test_the_first_leaf_codes_are_the_content_leaves() -> None:
         Reason.SHORT_ISOLATED,
         Reason.AFTER_LINKS_SHORT,
     }
+
+
+def test_the_link_dense_leaf_code_is_the_link_dense_leaf() -> None:
+    # The rules after the tree test the leaf by this code (decide.article, ...).
+    assert LEAVES[LINK_DENSE_LEAF] is Reason.LINK_DENSE
+    assert classify([100], [100], DEFAULT_CONF) == [LINK_DENSE_LEAF]
 
 
 def test_no_blocks_no_leaves() -> None:

@@ -32,7 +32,7 @@ from blockdensity.article import BOXES_SCOPE, COMMENTS_SCOPE, CONTENT_SCOPE, MAI
 from blockdensity.conf import ARTICLE_RULES, Rule
 from blockdensity.decide.board import Board
 from blockdensity.decide.outcome import KEPT_OUTCOMES, RULE_OUTCOMES, Outcome
-from blockdensity.decide.tree import LEAVES
+from blockdensity.decide.tree import LEAVES, LINK_DENSE_LEAF
 from blockdensity.result import Reason
 
 __all__ = [
@@ -64,7 +64,6 @@ REGION_RULES: Final[frozenset[Rule]] = frozenset(
         Rule.CONTENT_CONTAINER,
     )
 )
-_LINK_DENSE: Final = LEAVES.index(Reason.LINK_DENSE)
 _SHORT_ISOLATED: Final = LEAVES.index(Reason.SHORT_ISOLATED)
 _KEPT: Final = Outcome.KEPT
 _MAJORITY: Final = Outcome.MAJORITY
@@ -87,7 +86,7 @@ def apply_regions(board: Board, outcomes: list[Outcome]) -> None:
         [
             index
             for index, leaf in enumerate(leaves)
-            if leaf == _LINK_DENSE
+            if leaf == LINK_DENSE_LEAF
             and outcomes[index] is _BOILERPLATE
             and is_prose(words[index], links[index])
         ]
@@ -106,7 +105,7 @@ def apply_sequence(board: Board, outcomes: list[Outcome]) -> None:
     overrides = sequence(
         board.words,
         [outcome in KEPT_OUTCOMES for outcome in outcomes],
-        [leaf == _LINK_DENSE for leaf in leaves],
+        [leaf == LINK_DENSE_LEAF for leaf in leaves],
         [
             outcome is _BOILERPLATE and leaf == _SHORT_ISOLATED
             for outcome, leaf in zip(outcomes, leaves, strict=True)

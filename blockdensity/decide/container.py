@@ -47,7 +47,7 @@ from typing import Final
 from blockdensity.article import BOXES_SCOPE, CONTENT_SCOPE, MAIN_SCOPE
 from blockdensity.decide.board import Board
 from blockdensity.decide.outcome import KEPT_OUTCOMES, Outcome
-from blockdensity.decide.tree import CONTENT_LEAVES, LEAVES
+from blockdensity.decide.tree import CONTENT_LEAVES, LEAVES, LINK_DENSE_LEAF
 from blockdensity.result import Reason
 
 __all__ = [
@@ -77,7 +77,6 @@ _REJECTED: Final = frozenset(
         Reason.AFTER_LINKS_BEFORE_TEXT,
     )
 )
-_LINK_DENSE: Final = LEAVES.index(Reason.LINK_DENSE)
 _MAJORITY: Final = Outcome.MAJORITY
 # A box region holding more than this share of the words the tree kept is the page's
 # content. Measured on WCXB's service pages (bench.kinds --types service): 0.6 and 0.7
@@ -155,7 +154,7 @@ def apply_span(board: Board, outcomes: list[Outcome]) -> None:
             outcomes[index] not in KEPT_OUTCOMES
             and (scope < 0 or labels[scope] in _CONTAINERS)
             and 3 * links[index] < words[index]
-            and leaves[index] != _LINK_DENSE
+            and leaves[index] != LINK_DENSE_LEAF
         ):
             outcomes[index] = Outcome.SPAN
 

@@ -22,15 +22,13 @@ from typing import Final
 
 from blockdensity.decide.board import Board
 from blockdensity.decide.outcome import Outcome
-from blockdensity.decide.tree import LEAVES
-from blockdensity.result import Reason
+from blockdensity.decide.tree import LINK_DENSE_LEAF
 
 __all__ = ["LINK_WORDS", "apply"]
 
 # A shop's control is a link of at most this many words: a facet with its
 # count, a sort option, a button; an item's linked title is most often longer.
 LINK_WORDS: Final = 8
-_LINK_DENSE: Final = LEAVES.index(Reason.LINK_DENSE)
 
 
 def apply(board: Board, outcomes: list[Outcome]) -> None:
@@ -39,7 +37,7 @@ def apply(board: Board, outcomes: list[Outcome]) -> None:
     for index, outcome in enumerate(outcomes):
         if (
             outcome is Outcome.CONTAINER
-            and leaves[index] == _LINK_DENSE
+            and leaves[index] == LINK_DENSE_LEAF
             and words[index] <= LINK_WORDS
         ):
             outcomes[index] = Outcome.SHOP_LINK

@@ -30,8 +30,7 @@ from typing import Final
 
 from blockdensity.decide.board import Board
 from blockdensity.decide.outcome import KEPT_OUTCOMES, Outcome
-from blockdensity.decide.tree import LEAVES
-from blockdensity.result import Reason
+from blockdensity.decide.tree import LINK_DENSE_LEAF
 
 __all__ = ["apply"]
 
@@ -42,7 +41,6 @@ _FIRST_KEPT: Final = 2
 _UNRANKED: Final = 7
 # The outcomes it overrides: the tree's, and list_headings'.
 _OVERRIDDEN: Final = frozenset((Outcome.BOILERPLATE, Outcome.LIST_HEADING))
-_LINK_DENSE: Final = LEAVES.index(Reason.LINK_DENSE)
 
 
 def apply(board: Board, outcomes: list[Outcome]) -> None:
@@ -60,7 +58,7 @@ def apply(board: Board, outcomes: list[Outcome]) -> None:
             next_kept
             and _FIRST_KEPT <= rank < next_rank
             and outcome in _OVERRIDDEN
-            and leaves[index] != _LINK_DENSE
+            and leaves[index] != LINK_DENSE_LEAF
         ):
             outcomes[index] = Outcome.SECTION_HEADING
             kept = True

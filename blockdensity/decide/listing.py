@@ -18,8 +18,7 @@ from blockdensity.article import CONTENT_SCOPE, MAIN_SCOPE
 from blockdensity.decide.board import Board
 from blockdensity.decide.container import kept_span
 from blockdensity.decide.outcome import KEPT_OUTCOMES, Outcome
-from blockdensity.decide.tree import LEAVES
-from blockdensity.result import Reason
+from blockdensity.decide.tree import LINK_DENSE_LEAF
 
 __all__ = ["CARD_LINE_WORDS", "apply"]
 
@@ -27,7 +26,6 @@ __all__ = ["CARD_LINE_WORDS", "apply"]
 CARD_LINE_WORDS: Final = 60
 _HEADINGS: Final = frozenset(f"h{level}" for level in range(1, 7))
 _CONTAINERS: Final = frozenset((MAIN_SCOPE, CONTENT_SCOPE))
-_LINK_DENSE: Final = LEAVES.index(Reason.LINK_DENSE)
 
 
 def apply(board: Board, outcomes: list[Outcome]) -> None:
@@ -43,7 +41,10 @@ def apply(board: Board, outcomes: list[Outcome]) -> None:
                 outcomes[index] = Outcome.CARD
             in_card = True
         elif (
-            inside and in_card and words[index] <= CARD_LINE_WORDS and leaves[index] != _LINK_DENSE
+            inside
+            and in_card
+            and words[index] <= CARD_LINE_WORDS
+            and leaves[index] != LINK_DENSE_LEAF
         ):
             if outcomes[index] not in KEPT_OUTCOMES:
                 outcomes[index] = Outcome.CARD

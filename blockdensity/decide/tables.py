@@ -7,11 +7,11 @@ whose cells is kept, or that stands inside the kept text (after its first
 kept block and before its last), is kept whole, its linked cells too (a
 list's names, a schedule's teams: the truth of WCXB's listings holds them),
 but for the cells in a dropped element or region (a table of links in a nav
-or a footer is navigation). The second case is a table the tree kept nothing of because a short
-heading or caption, not a long paragraph, stands next to it (a shopping
-list under "Amounts per person", a ranking under its h3): measured on the
-four development sets, it gains on each (BENCHMARKS.md, "Rules by kind of
-page"). A layout table (one row or column, or tables nested for the page's
+or a footer is navigation). The second case is a table the tree kept
+nothing of because a short heading or caption, not a long paragraph, stands
+next to it (a shopping list under "Amounts per person", a ranking under its
+h3): measured on the four development sets, it gains on each (BENCHMARKS.md,
+"Rules by kind of page"). A layout table (one row or column, or tables nested for the page's
 grid) is left to the tree: its cells are the page's blocks, not a table's.
 """
 
