@@ -126,6 +126,11 @@ class Rule(StrEnum):
     # or list_headings did, whose next block with words is kept is kept: the
     # heading of a section the text keeps ("Pros" over its list)
     SECTION_HEADINGS = "section_headings"
+    # on every page: a <pre> the tree rejected (a command short after links,
+    # code after a highlighter's linked line numbers), with at most half its
+    # words in links, between the first and the last kept block is kept: the
+    # code sample of the text around it
+    CODE_BLOCKS = "code_blocks"
     # on every page, as the walk reads it: a hidden element that is a tab panel
     # (role=tabpanel: the other languages of a code sample, a product's other
     # tabs) is read as shown, not as the <img> that replaces a hidden element. Its

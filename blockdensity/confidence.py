@@ -237,30 +237,30 @@ def confidence(figures: Figures) -> float:
 
 # BEGIN WEIGHTS (written by bench/confidence_train.py; edit there, not here)
 WEIGHTS: Final[tuple[float, ...]] = (
-    0.5408,  # bias
-    1.8138,  # kept_words
-    -0.5473,  # kept_blocks
-    -2.1566,  # pieces
-    3.3640,  # words_per_block
-    -1.2503,  # length
-    -0.5029,  # kept_link_density
-    0.5701,  # dropped_link_density
-    -0.6557,  # rejected
-    -0.1160,  # dropped
-    0.1731,  # rule_dropped
-    -0.8289,  # rule_kept
-    -0.1330,  # article
+    0.5422,  # bias
+    1.8150,  # kept_words
+    -0.5480,  # kept_blocks
+    -2.1545,  # pieces
+    3.3595,  # words_per_block
+    -1.2484,  # length
+    -0.5032,  # kept_link_density
+    0.5708,  # dropped_link_density
+    -0.6565,  # rejected
+    -0.1143,  # dropped
+    0.1738,  # rule_dropped
+    -0.8277,  # rule_kept
+    -0.1328,  # article
     -1.2474,  # fallback_single_block
-    -0.7427,  # fallback_nothing_kept
-    1.1459,  # fallback_no_text
-    -0.5681,  # fallback_noscript
-    -0.8058,  # fallback_deferred_content
-    -0.2781,  # type_forum
-    -0.8509,  # type_product
-    -0.7003,  # type_collection
-    -0.3705,  # type_listing
-    -0.0671,  # type_documentation
-    -0.3110,  # type_service
-    0.9562,  # type_confidence
+    -0.7420,  # fallback_nothing_kept
+    1.1450,  # fallback_no_text
+    -0.5679,  # fallback_noscript
+    -0.8059,  # fallback_deferred_content
+    -0.2788,  # type_forum
+    -0.8523,  # type_product
+    -0.7026,  # type_collection
+    -0.3728,  # type_listing
+    -0.0684,  # type_documentation
+    -0.3131,  # type_service
+    0.9537,  # type_confidence
 )
 # END WEIGHTS

@@ -115,6 +115,7 @@ class Reason(StrEnum):
     SHOP_LINK = "shop_link"  # dropped: a short link in a collection's container (a facet, a button)
     CONTAINER_ITEM = "container_item"  # kept: an article's list item inside its text
     SECTION_HEADING = "section_heading"  # kept: a heading dropped right before kept text
+    CODE_BLOCK = "code_block"  # kept: a <pre> the tree rejected inside the kept text
 
 
 class FallbackReason(StrEnum):

@@ -538,6 +538,7 @@ UNDECLARED_RULES = frozenset(
         Rule.TAB_PANELS,
         Rule.HIDDEN_TEXT,
         Rule.SECTION_HEADINGS,
+        Rule.CODE_BLOCKS,
     }
 )
 UNDECLARED_REASONS = {
@@ -563,6 +564,7 @@ UNDECLARED_REASONS = {
     Reason.SHOP_LINK,
     Reason.CONTAINER_ITEM,
     Reason.SECTION_HEADING,
+    Reason.CODE_BLOCK,
 }
 
 
@@ -587,6 +589,7 @@ _ADDING = {
     Reason.CONTAINER_ITEM,
     Reason.DATA_TABLE,
     Reason.SECTION_HEADING,
+    Reason.CODE_BLOCK,
 }
 
 

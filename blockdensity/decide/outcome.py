@@ -52,6 +52,7 @@ class Outcome(IntEnum):
     SHOP_LINK = 27  # a short link container_text kept on a collection: a facet, a button
     CONTAINER_ITEM = 28  # kept: an article's list item inside its container's text
     SECTION_HEADING = 29  # kept: a heading dropped right before kept text
+    CODE_BLOCK = 30  # kept: a code block rejected by the tree inside the kept text
 
 
 KEPT_OUTCOMES: Final = frozenset(
@@ -67,6 +68,7 @@ KEPT_OUTCOMES: Final = frozenset(
         Outcome.SPAN,
         Outcome.CONTAINER_ITEM,
         Outcome.SECTION_HEADING,
+        Outcome.CODE_BLOCK,
         Outcome.CARD,
         Outcome.TABLE,
         Outcome.GRID,
@@ -101,6 +103,7 @@ RULE_OUTCOMES: Final = {
     Rule.RELATED_SECTIONS: Outcome.RELATED_SECTION,
     Rule.SHOP_LINKS: Outcome.SHOP_LINK,
     Rule.SECTION_HEADINGS: Outcome.SECTION_HEADING,
+    Rule.CODE_BLOCKS: Outcome.CODE_BLOCK,
 }
 
 # How each outcome is reported: its Decision, and its Reason (None: the
@@ -136,4 +139,5 @@ REPORTED: Final[dict[Outcome, tuple[Decision, Reason | None]]] = {
     Outcome.RELATED_SECTION: (Decision.DROPPED, Reason.RELATED_SECTION),
     Outcome.SHOP_LINK: (Decision.DROPPED, Reason.SHOP_LINK),
     Outcome.SECTION_HEADING: (Decision.CONTENT, Reason.SECTION_HEADING),
+    Outcome.CODE_BLOCK: (Decision.CONTENT, Reason.CODE_BLOCK),
 }
