@@ -237,30 +237,30 @@ def confidence(figures: Figures) -> float:
 
 # BEGIN WEIGHTS (written by bench/confidence_train.py; edit there, not here)
 WEIGHTS: Final[tuple[float, ...]] = (
-    0.5422,  # bias
-    1.8150,  # kept_words
-    -0.5480,  # kept_blocks
-    -2.1545,  # pieces
-    3.3595,  # words_per_block
-    -1.2484,  # length
-    -0.5032,  # kept_link_density
-    0.5708,  # dropped_link_density
-    -0.6565,  # rejected
-    -0.1143,  # dropped
-    0.1738,  # rule_dropped
-    -0.8277,  # rule_kept
-    -0.1328,  # article
-    -1.2474,  # fallback_single_block
-    -0.7420,  # fallback_nothing_kept
-    1.1450,  # fallback_no_text
-    -0.5679,  # fallback_noscript
-    -0.8059,  # fallback_deferred_content
-    -0.2788,  # type_forum
-    -0.8523,  # type_product
-    -0.7026,  # type_collection
-    -0.3728,  # type_listing
-    -0.0684,  # type_documentation
-    -0.3131,  # type_service
-    0.9537,  # type_confidence
+    0.5554,  # bias
+    1.8132,  # kept_words
+    -0.5008,  # kept_blocks
+    -2.1569,  # pieces
+    3.2913,  # words_per_block
+    -1.1499,  # length
+    -0.5071,  # kept_link_density
+    0.5461,  # dropped_link_density
+    -0.6373,  # rejected
+    -0.1190,  # dropped
+    0.1010,  # rule_dropped
+    -0.9190,  # rule_kept
+    -0.1638,  # article
+    -1.2573,  # fallback_single_block
+    -0.8004,  # fallback_nothing_kept
+    1.1562,  # fallback_no_text
+    -0.5906,  # fallback_noscript
+    -0.8346,  # fallback_deferred_content
+    -0.3098,  # type_forum
+    -0.8792,  # type_product
+    -0.7042,  # type_collection
+    -0.3860,  # type_listing
+    -0.1045,  # type_documentation
+    -0.3368,  # type_service
+    0.9532,  # type_confidence
 )
 # END WEIGHTS

@@ -486,9 +486,45 @@ def test_repeated_text_is_kept_once_on_a_product_page() -> None:
 
 
 def test_an_article_and_a_documentation_page_keep_their_repeats() -> None:
+    # The carousel's copies are a quarter of the kept words: on an article, no copy
+    # of the text.
     for kind in (PageType.ARTICLE, PageType.DOCUMENTATION):
         fit = fit_text(CAROUSEL, page_type=kind)
         assert fit.text.count(seq("a", 1, 40)) == 2
+
+
+def article_copies(body: str, copies: int) -> str:
+    """`body` rendered `copies` times, each in its own element (desktop, phone, print)."""
+    return page("<main>" + f"<div>{body}</div>" * copies + "</main>")
+
+
+STORY = "".join(f"<h2>{seq(f'h{n}x', 1, 3)}</h2><p>{seq(f'p{n}x', 1, 40)}</p>" for n in range(3))
+
+
+def test_an_article_rendered_twice_is_kept_once() -> None:
+    for copies in (2, 3):
+        html = article_copies(STORY, copies)
+        without = fit_text(html, Conf(article_rules=ARTICLE_RULES - {Rule.DUPLICATE_TEXT}))
+        assert without.text.count(seq("p0x", 1, 40)) == copies
+        fit = fit_text(html, page_type=PageType.ARTICLE)
+        for n in range(3):
+            assert fit.text.count(seq(f"p{n}x", 1, 40)) == 1
+            assert fit.text.count(seq(f"h{n}x", 1, 3)) == 1
+        assert {block.reason for block in fit.blocks if block.decision is Decision.DROPPED} == {
+            Reason.DUPLICATE_TEXT
+        }
+    # The published profile keeps every copy, as SPEC says.
+    assert fit_text(article_copies(STORY, 2), PUBLISHED_CONF).text.count(seq("p0x", 1, 40)) == 2
+
+
+def test_an_article_keeps_one_line_repeated_under_each_item() -> None:
+    # A coupon page's disclaimer under every coupon: more than 3 in 10 of the kept
+    # words repeat, but as one text, the article's own; on a listing it goes.
+    notice = seq("n", 1, 11)
+    coupons = "".join(f"<div><p>{seq(f'c{n}x', 1, 12)}</p><p>{notice}</p></div>" for n in range(4))
+    html = page(f"<main><p>{seq('a', 1, 30)}</p>{coupons}</main>")
+    assert fit_text(html, page_type=PageType.ARTICLE).text.count(notice) == 4
+    assert fit_text(html, page_type=PageType.LISTING).text.count(notice) == 1
 
 
 # A product's column (its h1, its description) and the reviews after it.

@@ -13,8 +13,18 @@ sits in another element than the first (its parent: another slide, the
 phone's version of the section). A short block repeated alone is left (a
 table's "Yes", a recipe's "Eat every 2-3 hours" are the text's own), and so
 is a paragraph repeated within one element: a text that says a thing twice
-(a test page's filler) says it so. Measured on the four development sets (BENCHMARKS.md,
-"Rules by kind of page"); it runs on the kinds of page decide.kinds gives it.
+(a test page's filler) says it so.
+
+An article repeats itself less, and when it does it is most often the
+text's own (a disclaimer under each coupon, a credit under each webcam, a
+pull quote) or a carousel of testimonials the truth may hold; but some pages
+render their whole article two or three times (for the desktop and the
+phone, in a print view, in a hidden tab), and the tree keeps every copy.
+On an article, and on a page judged as one (decide.kinds), the repeats go
+only when they are such a copy: at least 3 in 10 of the kept words, in at
+least three different texts. Measured on the four development sets
+(BENCHMARKS.md, "Rules by kind of page"); it runs on the kinds of page
+decide.kinds gives it.
 """
 
 from __future__ import annotations
@@ -22,12 +32,18 @@ from __future__ import annotations
 from typing import Final
 
 from blockdensity.decide.board import Board
+from blockdensity.decide.kinds import judged_kind
 from blockdensity.decide.outcome import KEPT_OUTCOMES, Outcome
+from blockdensity.pagetype import PageType
 
-__all__ = ["LONG_WORDS", "apply"]
+__all__ = ["COPY_SHARE_PARTS", "COPY_TEXTS", "LONG_WORDS", "apply"]
 
 # A kept block of at least this many words is dropped when its text was kept before.
 LONG_WORDS: Final = 10
+# On an article, repeats go only when they are a copy of the text: at least this share
+# of the kept words (3 in 10, as a fraction of ints), in at least this many texts.
+COPY_SHARE_PARTS: Final = (3, 10)
+COPY_TEXTS: Final = 3
 _PAIR: Final = 2  # a repeat needs two kept blocks
 
 
@@ -57,5 +73,22 @@ def apply(board: Board, outcomes: list[Outcome]) -> None:
             if pairs.get(pair, parent) != parent:
                 repeated.update((index, kept[place + 1]))
             pairs.setdefault(pair, parent)
+    if judged_kind(board.page_type, board.type_confidence) is PageType.ARTICLE and not _a_copy(
+        repeated, kept, keys, words
+    ):
+        return
     for index in repeated:
         outcomes[index] = Outcome.DUPLICATE
+
+
+def _a_copy(repeated: set[int], kept: list[int], keys: list[str], words: list[int]) -> bool:
+    """Whether the repeated blocks are a copy of the text: at least COPY_SHARE_PARTS of the
+    kept words, in at least COPY_TEXTS different texts."""
+    repeated_words = sum(words[index] for index in repeated)
+    if (
+        repeated_words * COPY_SHARE_PARTS[1]
+        < sum(words[index] for index in kept) * COPY_SHARE_PARTS[0]
+    ):
+        return False
+    texts = {key for index, key in zip(kept, keys, strict=True) if index in repeated}
+    return len(texts) >= COPY_TEXTS

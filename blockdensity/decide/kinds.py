@@ -19,15 +19,16 @@ from typing import Final
 from blockdensity.conf import Rule
 from blockdensity.pagetype import PageType
 
-__all__ = ["KIND_ONLY", "KIND_RULES", "TYPE_CONFIDENCE", "rules_for"]
+__all__ = ["KIND_ONLY", "KIND_RULES", "TYPE_CONFIDENCE", "judged_kind", "rules_for"]
 
 # The rules that the content area of a page other than an article needs.
 _NOT_AN_ARTICLE: Final = frozenset((Rule.FOOTER_MAJORITY, Rule.CONTAINER_TEXT, Rule.SPAN_TEXT))
 # The rules of a page of items: its cards, its grid, its title's region, no text twice.
 _ITEMS: Final = frozenset((Rule.ITEM_CARDS, Rule.ITEM_GRID, Rule.TITLE_REGION, Rule.DUPLICATE_TEXT))
 KIND_RULES: Final[dict[PageType, frozenset[Rule]]] = {
-    # Only on articles: on the other kinds container_text keeps more.
-    PageType.ARTICLE: frozenset((Rule.CONTAINER_ITEMS,)),
+    # container_items only on articles: on the other kinds container_text keeps
+    # more. duplicate_text on articles only drops a copy of the text (decide.duplicates).
+    PageType.ARTICLE: frozenset((Rule.CONTAINER_ITEMS, Rule.DUPLICATE_TEXT)),
     PageType.FORUM: frozenset(
         (Rule.FOOTER_MAJORITY, Rule.FORUM_POSTS, Rule.POST_BODIES, Rule.DUPLICATE_TEXT)
     ),
@@ -60,7 +61,11 @@ KIND_ONLY: Final = frozenset().union(*KIND_RULES.values())
 TYPE_CONFIDENCE: Final = 0.4
 
 
+def judged_kind(page_type: PageType, confidence: float) -> PageType:
+    """The kind whose rules a page of `page_type`, as sure of it as `confidence`, meets."""
+    return page_type if confidence >= TYPE_CONFIDENCE else PageType.ARTICLE
+
+
 def rules_for(rules: frozenset[Rule], page_type: PageType, confidence: float) -> frozenset[Rule]:
     """`rules` without the rules of other kinds of page than `page_type`'s."""
-    kind = page_type if confidence >= TYPE_CONFIDENCE else PageType.ARTICLE
-    return rules - (KIND_ONLY - KIND_RULES[kind])
+    return rules - (KIND_ONLY - KIND_RULES[judged_kind(page_type, confidence)])
