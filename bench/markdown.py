@@ -28,16 +28,22 @@ otherwise, leaving out what the fit keeps and the truth does not.
 Cost: each page's fit (CPU time, best of --rounds passes), then the first
 read of its Fit.markdown (the Markdown rendered), summed over the pages.
 
+WCXB's truth writes links as Markdown links, so an element that holds one
+holds its target's tokens ("https en wikipedia org ..."), which the fit's
+Markdown holds only with its links (Conf.markdown_links, off by default;
+--links renders them): the script prints the share of such elements first.
+
 trafilatura's Markdown: `extract(html, output_format="markdown",
 include_tables=True, include_formatting=True)`, cached in
 bench/out/markdown_trafilatura.json (delete it to rerun).
 
-    python -m bench.markdown [--data ../shared/data] [--rounds 2] [--no-peer]
+    python -m bench.markdown [--data ../shared/data] [--rounds 2] [--no-peer] [--links]
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import re
 import time
@@ -47,7 +53,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
-from blockdensity import fit_text
+from blockdensity import DEFAULT_CONF, Conf, fit_text
 from devkit.corpus import DEFAULT_DATA, PAGE_TYPE_SETS, Page, load_pages
 
 KINDS: Final = ("headings", "list items", "table cells", "code tokens")
@@ -58,6 +64,8 @@ _ITEM: Final = re.compile(r"\s*(?:[-*+]|\d+[.)]) (.*)")
 _FENCE: Final = re.compile(r"\s*(`{3,}|~{3,})")
 _DELIMITER: Final = re.compile(r"\s*:?-+:?\s*")
 _WORD: Final = re.compile(r"\w+")
+# A link's target as an element's tokens hold it ("... https en wikipedia org ...").
+_LINKED: Final = re.compile(r"(?:^| )https? ")
 
 
 def _tokens(text: str) -> list[str]:
@@ -145,13 +153,27 @@ def _within(found: Counter[str], line: str, counts: Counter[str], kind: str) -> 
     return Counter({element: n for element, n in found.items() if f" {element} " in line})
 
 
+def linked_shares(truths: Iterable[str]) -> dict[str, float]:
+    """Per kind, the share of the truths' elements that hold a link's target (the truth
+    writes links as Markdown links; without --links the fit writes a link's text alone)."""
+    linked: Counter[str] = Counter()
+    whole: Counter[str] = Counter()
+    for truth in truths:
+        for kind, found in elements(truth).items():
+            whole[kind] += sum(found.values())
+            linked[kind] += sum(n for element, n in found.items() if _LINKED.search(element))
+    return {kind: _ratio(linked[kind], whole[kind]) for kind in KINDS}
+
+
 def _ratio(part: int, whole: int) -> float:
     return part / whole if whole else 0.0
 
 
-def fit_costs(pages: Iterable[Page], rounds: int) -> tuple[float, float, list[tuple[str, str]]]:
-    """The fit's CPU seconds and Markdown's (first read), best pass of `rounds` each; and
-    each page's (Markdown, text)."""
+def fit_costs(
+    pages: Iterable[Page], rounds: int, conf: Conf = DEFAULT_CONF
+) -> tuple[float, float, list[tuple[str, str]]]:
+    """The fit's CPU seconds and Markdown's (first read) under `conf`, best pass of `rounds`
+    each; and each page's (Markdown, text)."""
     pages = list(pages)
     best_fit = best_markdown = float("inf")
     outputs: list[tuple[str, str]] = []
@@ -160,7 +182,7 @@ def fit_costs(pages: Iterable[Page], rounds: int) -> tuple[float, float, list[tu
         outputs = []
         for page in pages:
             start = time.process_time()
-            fit = fit_text(page.html, url=page.url)
+            fit = fit_text(page.html, conf, url=page.url)
             fitted = time.process_time()
             markdown = fit.markdown
             fit_time += fitted - start
@@ -199,9 +221,15 @@ def main() -> None:
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--no-peer", action="store_true", help="leave trafilatura out")
+    parser.add_argument(
+        "--links",
+        action="store_true",
+        help="the fit's Markdown with its links (Conf.markdown_links), as the truth writes them",
+    )
     args = parser.parse_args()
     pages = [page for page in load_pages(args.data, PAGE_TYPE_SETS) if page.truth_markdown]
-    fit_time, markdown_time, outputs = fit_costs(pages, args.rounds)
+    conf = dataclasses.replace(DEFAULT_CONF, markdown_links=args.links)
+    fit_time, markdown_time, outputs = fit_costs(pages, args.rounds, conf)
     ours = Tally()
     for page, (markdown, text) in zip(pages, outputs, strict=True):
         ours.add(markdown, page.truth_markdown or "", text)
@@ -210,6 +238,12 @@ def main() -> None:
         for page, markdown in zip(pages, trafilatura_markdown(pages), strict=True):
             peer.add(markdown, page.truth_markdown or "")
     print(f"WCXB dev: {len(pages)} pages with a Markdown truth")
+    print("the fit's Markdown with its links (--links)" if args.links else "default settings")
+    shares = linked_shares(page.truth_markdown or "" for page in pages)
+    print(
+        "the truth's elements that hold a link's target: "
+        + ", ".join(f"{kind} {shares[kind]:.1%}" for kind in KINDS[:3])
+    )
     print()
     header = (
         "| kind | truth | fit P | fit P in truth | fit R | fit R of kept | trafilatura P"

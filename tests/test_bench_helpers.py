@@ -1,14 +1,17 @@
-"""The pure helpers of the speed benchmarks (bench/speed.py, bench/stages.py): how pages are
-cut into size quartiles and how trafilatura's sample is drawn. The benchmarks themselves
-are run by hand; a wrong cut would put every figure in the wrong row, silently."""
+"""The pure helpers of the benchmarks: how the speed benchmarks (bench/speed.py,
+bench/stages.py) cut pages into size quartiles and draw trafilatura's sample, and how
+bench/markdown.py takes a Markdown's elements. The benchmarks themselves are run by hand;
+a wrong cut would put every figure in the wrong row, silently."""
 
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 
 from hypothesis import given
 from hypothesis import strategies as st
 
+from bench.markdown import elements, linked_shares
 from bench.speed import html_bytes, size_quartiles, spread_sample
 
 
@@ -43,3 +46,23 @@ def test_the_sample_is_spread_and_in_order(items: list[int], count: int) -> None
 
 def test_a_page_is_measured_in_utf8_bytes() -> None:
     assert html_bytes("<p>é</p>") == 9
+
+
+def test_the_markdown_scoring_takes_each_kind_of_element() -> None:
+    markdown = (
+        "# A *title*\n\nText.\n\n- one [item](https://example.org/a)\n  2. two\n\n"
+        "| Name | Size |\n| --- | :-: |\n| a | 1 |\n\n```py\nx = 1\n```\n"
+    )
+    found = elements(markdown)
+    assert found["headings"] == Counter({"a title": 1})
+    assert found["list items"] == Counter({"one item https example org a": 1, "two": 1})
+    assert found["table cells"] == Counter({"name": 1, "size": 1, "a": 1, "1": 1})
+    assert found["code tokens"] == Counter({"x": 1, "1": 1})
+
+
+def test_the_share_of_the_truth_s_elements_holding_a_link() -> None:
+    truth = "- [a](https://example.org/a)\n- b\n- c [d](http://x.org)\n- e\n\n# f\n"
+    shares = linked_shares([truth, "- g\n"])
+    assert shares["list items"] == 2 / 5
+    assert shares["headings"] == 0.0
+    assert shares["table cells"] == 0.0
