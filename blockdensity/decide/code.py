@@ -35,8 +35,10 @@ _CODE: Final = "pre"
 
 def apply(board: Board, outcomes: list[Outcome]) -> None:
     """code_blocks: a `<pre>` the tree rejected, with few links, between kept text is kept."""
-    first, last = kept_span(outcomes)
     words, links, elements = board.words, board.links, board.elements
+    if _CODE not in elements:  # most pages: no code, and no kept span to look for
+        return
+    first, last = kept_span(outcomes)
     for index in range(first + 1, last):
         if (
             outcomes[index] is Outcome.BOILERPLATE
