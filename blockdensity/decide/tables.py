@@ -11,8 +11,9 @@ or a footer is navigation). The second case is a table the tree kept
 nothing of because a short heading or caption, not a long paragraph, stands
 next to it (a shopping list under "Amounts per person", a ranking under its
 h3): measured on the four development sets, it gains on each (BENCHMARKS.md,
-"Rules by kind of page"). A layout table (one row or column, or tables nested for the page's
-grid) is left to the tree: its cells are the page's blocks, not a table's.
+"Rules by kind of page"). A layout table (one row or column, or tables
+nested for the page's grid) is left to the tree: its cells are the page's
+blocks, not a table's.
 """
 
 from __future__ import annotations
