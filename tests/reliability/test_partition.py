@@ -8,10 +8,15 @@ other two. The worker must notice within 10 s (/readyz 503), consume from a
 surviving node within 15 s, and lose nothing, dead-letter nothing and
 duplicate at most its prefetch.
 
-The nodes declare a silent peer down after their net_ticktime (10 s here,
+The nodes declare a silent peer down after their net_ticktime (6 s here,
 Erlang's default 60 s): before that, RabbitMQ 3.10 serves no basic.consume of
 a quorum queue that the lost node led, on any node (RELIABILITY.md,
-"Partitions": the 41 s). The cut lasts 20 s here; `python -m bench.partition`
+"Partitions": the 41 s). Erlang declares the peer down 0.75 to 1.25
+ticktimes after the cut, the queue elects a leader, and the worker's next
+attempt may wait out a consume timeout (3 s) first: with a ticktime of 10 s
+that adds up to 11-18 s, and one run of three in the suite took 18.4 s
+against the 15 s the worker is given; with 6 s, 8-14 s (10.4 s measured on
+a loaded machine). The cut lasts 20 s here; `python -m bench.partition`
 runs the issue's 60 s, and with the default ticktime. (With a 60 s cut in the
 suite, one run of two put out 5 duplicates against the prefetch of 4: the
 worker's output publishes were nacked or unconfirmed for the whole cut, each
@@ -44,7 +49,7 @@ def _namespaces() -> str:
 def test_a_silent_partition_of_the_workers_node_is_noticed_and_survived(tmp_path: Path) -> None:
     config = PartitionConfig(pages=2000, cut_seconds=20, before_cut=6, publish_seconds=26)
     with NetLab(["n0", "n1", "n2"]) as lab:
-        with PrivateCluster(3, lab=lab, net_ticktime=10) as cluster:
+        with PrivateCluster(3, lab=lab, net_ticktime=6) as cluster:
             report = run_partition(lab, cluster, config, tmp_path)
         names = [*lab.namespaces.values(), lab.client]
     story = f"{timeline(report)}\n{report.worker_log[-6000:]}"
