@@ -19,11 +19,12 @@ parser gives back what the page says.
 
 A table is rendered as a table when it is a data table as the data_tables
 rule has it (two rows and two columns or more, no table inside) and no cell
-holds a heading (but in its first row, a title over its columns), a <pre> or
-a blockquote: a layout table's cells are the page's blocks, rendered as they
-are; so are a table's whose kept text lies in one column (a list of lines, no
-grid). Rendered on first access (Fit.markdown): a caller who never reads it never pays for
-it, nor for the structure.
+holds a heading (but in its first row, a title over its columns, or alone in
+its row, a group's label), a <pre> or a blockquote: a layout table's cells are
+the page's blocks, rendered as they are; so are a table's whose kept text lies
+in one column (a list of lines, no grid). Rendered on first access
+(Fit.markdown): a caller who never reads it never pays for it, nor for the
+structure.
 """
 
 from __future__ import annotations
@@ -270,7 +271,8 @@ class _Renderer:
 
     def is_data_table(self, table: int) -> bool:
         """Whether the table at entry `table` renders as a pipe table: a data table's
-        shape, no heading (but a title over its columns), <pre> or blockquote in a cell.
+        shape, no heading (but a title over its columns or a group's label), <pre> or
+        blockquote in a cell.
         A table in a <form> is one too: on WCXB's dev pages such tables were never
         tables in the truth, but 1,191 of their 1,444 cells are on one template's pages,
         and an ASP.NET page wraps its whole body, data tables and all, in a <form>."""
@@ -345,14 +347,18 @@ class _Renderer:
 
     def _heads_table(self, entry: int, table: int) -> bool:
         """Whether the entry is a heading in the first row of `table` (a title over its
-        columns, which WCXB's Markdown writes as the table's header cell)."""
+        columns, which WCXB's Markdown writes as the table's header cell) or in a row of
+        one cell (a group's label over the rows below it, "Vegetables" in a shopping
+        list, which the truth writes as a row's first cell)."""
         if self.tags[entry] not in _HEADINGS:
             return False
         structure = self.structure
         containers, places = structure.places()
         cell = structure.nearest(entry, _CELLS)
         row = containers[cell] if cell >= 0 else -1
-        return row >= 0 and containers[row] == table and places[row] == 0
+        if row < 0 or containers[row] != table:
+            return False
+        return places[row] == 0 or structure.row_cells(row) == 1
 
     def _add_code(self, units: list[_Unit], pre: int, text: str) -> None:
         """Add a block of the <pre> at entry `pre` to its code unit."""

@@ -29,7 +29,7 @@ from typing import Final
 
 from blockdensity.segment import Page
 
-__all__ = ["Cell", "ListItem", "Repeat", "Structure", "TableShape"]
+__all__ = ["Cell", "ListItem", "Repeat", "Structure", "TableShape", "cell_blocks"]
 
 _HEADINGS: Final = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 _LISTS: Final = frozenset({"ul", "ol", "menu"})
@@ -76,6 +76,14 @@ class TableShape:
     header_rows: int  # rows of <th> only
     nested: bool  # another table inside it
     containers: int  # cells holding other boundary elements (div, p, lists...)
+
+
+def cell_blocks(page: Page) -> list[int]:
+    """The blocks in a table cell (in a <td> or <th>, or in an element inside one), in
+    order: read off the element table in C, without building a Structure, so that a
+    page without a table costs next to nothing (decide.tables asks on every page)."""
+    elements = page.elements
+    return elements.blocks_within(_CELLS) if elements is not None else []
 
 
 @dataclass(frozen=True, slots=True)
@@ -277,6 +285,10 @@ class Structure:
                 1 for row_cells in cells for cell in row_cells if self._end(cell) > cell + 1
             ),
         )
+
+    def row_cells(self, row: int) -> int:
+        """The cells of the row at entry `row`."""
+        return len(self._cells(row))
 
     def _cells(self, row: int) -> list[int]:
         containers, _ = self._item_places()

@@ -538,6 +538,20 @@ def test_a_heading_over_a_tables_columns_is_its_header_cell() -> None:
     )
 
 
+def test_a_heading_alone_in_its_row_labels_a_group_of_rows() -> None:
+    # A shopping list's "Vegetables" spans the table's row above its items: the table
+    # stays a data table, the label a row of its own (WCXB's truth writes it so).
+    rows = "<tr><td>Onions</td><td>3</td></tr><tr><td>Celery</td><td>80g</td></tr>"
+    label = '<tr><td colspan="2"><h5>Vegetables</h5></td></tr>'
+    page = f"<table><tr><th>Item</th><th>Amount</th></tr>{label}{rows}</table>"
+    assert fit_text(page, KEEP_ALL).markdown == (
+        "| Item | Amount |\n| --- | --- |\n| Vegetables |  |\n| Onions | 3 |\n| Celery | 80g |"
+    )
+    # A heading beside other cells, in a later row, is no label: a layout table still.
+    beside = page.replace(label, "<tr><td><h5>Vegetables</h5></td><td>x</td></tr>")
+    assert "| Onions | 3 |" not in fit_text(beside, KEEP_ALL).markdown
+
+
 def test_markdown_is_rendered_on_first_read_only() -> None:
     calls = []
     fit = fit_text("<p>words here</p>", KEEP_ALL)

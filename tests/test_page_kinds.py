@@ -280,11 +280,15 @@ def test_every_kind_runs_the_article_rules_and_its_own(kind: PageType) -> None:
     assert rules_for(without.article_rules, kind, 1.0) == frozenset()
 
 
-def table(rows: int, columns: int, *, head: bool = True) -> str:
-    """A data table: a header row of <th>, then rows of short cells."""
+def table(rows: int, columns: int, *, head: bool = True, inner: str = "") -> str:
+    """A data table: a header row of <th>, then rows of short cells; `inner`: the
+    element each cell's text is in ("p", as word processors write it), or none."""
+    opening, closing = (f"<{inner}>", f"</{inner}>") if inner else ("", "")
     header = "<tr>" + "".join(f"<th>h{c}</th>" for c in range(columns)) + "</tr>" if head else ""
     body = "".join(
-        "<tr>" + "".join(f"<td>r{r}c{c} v{r}{c}</td>" for c in range(columns)) + "</tr>"
+        "<tr>"
+        + "".join(f"<td>{opening}r{r}c{c} v{r}{c}{closing}</td>" for c in range(columns))
+        + "</tr>"
         for r in range(rows)
     )
     return f"<table>{header}{body}</table>"
@@ -300,6 +304,25 @@ def test_a_data_table_with_a_kept_cell_is_kept_whole_on_every_page() -> None:
         assert Reason.DATA_TABLE in {block.reason for block in fit.blocks}
     without = Conf(article_rules=ARTICLE_RULES - {Rule.DATA_TABLES})
     assert "r2c1" not in fit_text(html, without).text
+
+
+@pytest.mark.parametrize("inner", ["p", "div"])
+def test_a_data_tables_cells_are_kept_whatever_element_holds_their_text(inner: str) -> None:
+    # Word processors and CMS editors put each cell's text in a <p> (or a <div>): the
+    # blocks are the <p>s, in cells all the same.
+    html = page(
+        f"<p>{seq('a', 1, 40)}</p><h4>Amounts per person</h4>{table(4, 3, inner=inner)}"
+        f"<h4>Notes</h4><p>{seq('b', 1, 40)}</p>"
+    )
+    fit = fit_text(html)
+    for r in range(4):
+        for c in range(3):
+            assert f"r{r}c{c} v{r}{c}" in fit.text
+    assert Reason.DATA_TABLE in {block.reason for block in fit.blocks}
+    without = Conf(article_rules=ARTICLE_RULES - {Rule.DATA_TABLES})
+    assert "r2c1" not in fit_text(html, without).text
+    # The Markdown renders it as the table it is.
+    assert "| r2c0 v20 | r2c1 v21 | r2c2 v22 |" in fit.markdown
 
 
 def test_a_data_table_inside_the_kept_text_is_kept_whole() -> None:

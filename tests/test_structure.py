@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from blockdensity import DEFAULT_CONF
 from blockdensity.segment import segment
-from blockdensity.structure import Cell, ListItem, Repeat, Structure, TableShape
+from blockdensity.structure import Cell, ListItem, Repeat, Structure, TableShape, cell_blocks
 from tests.helpers import page
 from tests.reference.walk import signature
 
@@ -170,6 +170,20 @@ def test_a_table_is_rows_and_cells_with_its_header_row() -> None:
     assert found.table_shape(table) == TableShape(
         rows=3, columns=2, header_rows=1, nested=False, containers=1
     )
+    # cell_blocks, read off the element table without a Structure: the same blocks.
+    segmented = segment(page(TABLE), DEFAULT_CONF)
+    assert cell_blocks(segmented) == [i for i, text in enumerate(texts) if cells[text]]
+    assert found.row_cells(first.row) == 2
+
+
+def test_a_page_without_a_table_has_no_cell_blocks() -> None:
+    assert (
+        cell_blocks(segment(page("<div><p>one</p><ul><li>two</li></ul></div>"), DEFAULT_CONF)) == []
+    )
+    # A paragraph inside a div inside a cell is the cell's still.
+    assert cell_blocks(
+        segment(page("<p>a</p><table><tr><td><div><p>b</p></div></td></tr></table>"), DEFAULT_CONF)
+    ) == [1]
 
 
 def test_a_nested_table_counts_its_own_rows_and_cells() -> None:

@@ -24,13 +24,12 @@ from blockdensity.article import CONTENT_SCOPE, MAIN_SCOPE
 from blockdensity.decide.board import Board
 from blockdensity.decide.container import kept_span
 from blockdensity.decide.outcome import KEPT_OUTCOMES, Outcome
-from blockdensity.structure import TableShape
+from blockdensity.structure import TableShape, cell_blocks
 
 __all__ = ["MIN_COLUMNS", "MIN_ROWS", "apply", "is_data_shape"]
 
 MIN_ROWS: Final = 2
 MIN_COLUMNS: Final = 2
-_CELLS: Final = frozenset(("td", "th"))
 
 
 def is_data_shape(shape: TableShape) -> bool:
@@ -45,7 +44,10 @@ _CONTAINERS: Final = frozenset((MAIN_SCOPE, CONTENT_SCOPE))
 def apply(board: Board, outcomes: list[Outcome]) -> None:
     """data_tables: every cell of a data table with a kept cell, or inside the kept text,
     is kept (but in a dropped element or region)."""
-    cells = [index for index, element in enumerate(board.elements) if element in _CELLS]
+    # The blocks in cells, whatever their own element: a cell's text is often in a
+    # <p> or a <span> block of its own (35 WCXB dev pages' tables were missed when only
+    # blocks whose element is the cell counted).
+    cells = cell_blocks(board.page)
     kept = sum(1 for index in cells if outcomes[index] in KEPT_OUTCOMES)
     if kept == len(cells):
         return  # no cell left out (or none at all): nothing to keep
