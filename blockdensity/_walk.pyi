@@ -39,6 +39,9 @@ class Settings:
         class_id: int,
         itemprop_id: int,
         pubdate_id: int,
+        popover_id: int = 0,
+        open_id: int = 0,
+        dialog_id: int = 0,
         tab_panels: bool = False,
         show_hidden: bool = False,
     ) -> None: ...

@@ -397,6 +397,8 @@ cdef struct AttributeIds:
     uintptr_t klass  # class: the signature of a boundary element, a <pre>'s language
     uintptr_t itemprop  # itemprop and pubdate: whether blockdensity.metadata's
     uintptr_t pubdate  # microdata query can find anything
+    uintptr_t popover  # closed_popups: an element with a popover attribute is hidden
+    uintptr_t open_attr  # closed_popups: a <dialog> without open is hidden
 
 
 cdef class Settings:
@@ -409,8 +411,12 @@ cdef class Settings:
     lexbor gave the names of the attributes the walk reads in the page's
     document (0: not sought): `hidden_id`, `role_id`, `region_id` (the region
     attribute), `class_id`, and `itemprop_id` and `pubdate_id` for
-    blockdensity.metadata. `tab_panels`: a hidden element whose role is a tab
-    panel is walked as shown (the article profile's tab_panels rule);
+    blockdensity.metadata. `popover_id`, `open_id` and `dialog_id` (the
+    <dialog> tag's id), for the closed_popups rule (0: the rule is off): an
+    element with a popover attribute, and a <dialog> without open, are hidden
+    as a browser hides them until a script shows them. `tab_panels`: a hidden
+    element whose role is a tab panel is walked as shown (the article profile's
+    tab_panels rule);
     `show_hidden`: every hidden element is, but a pop-up's (role dialog,
     alertdialog, menu, listbox or tooltip: the page's hidden reading). Both
     read the role by `role_id`.
@@ -426,10 +432,12 @@ cdef class Settings:
     cdef AttributeIds ids
     cdef bint tab_panels
     cdef bint show_hidden
+    cdef uintptr_t dialog_id
 
     def __init__(self, bytes packed, int custom, dict names, frozenset roles, dict scopes, *,
                  uintptr_t hidden_id, uintptr_t role_id, uintptr_t region_id,
                  uintptr_t class_id, uintptr_t itemprop_id, uintptr_t pubdate_id,
+                 uintptr_t popover_id=0, uintptr_t open_id=0, uintptr_t dialog_id=0,
                  bint tab_panels=False, bint show_hidden=False):
         if len(packed) % 2:
             raise ValueError(f"the packed flags are uint16, got {len(packed)} bytes")
@@ -446,6 +454,9 @@ cdef class Settings:
         self.ids.klass = class_id
         self.ids.itemprop = itemprop_id
         self.ids.pubdate = pubdate_id
+        self.ids.popover = popover_id
+        self.ids.open_attr = open_id
+        self.dialog_id = dialog_id if open_id else 0
         self.tab_panels = tab_panels
         self.show_hidden = show_hidden
 
@@ -457,6 +468,8 @@ cdef struct Found:
     bd_attr* role
     bd_attr* region
     bd_attr* klass
+    bd_attr* popover
+    bd_attr* open_attr
 
 
 cdef inline bint _read_attributes(bd_node* node, const AttributeIds* ids, Found* found) noexcept:
@@ -470,6 +483,8 @@ cdef inline bint _read_attributes(bd_node* node, const AttributeIds* ids, Found*
     found.role = NULL
     found.region = NULL
     found.klass = NULL
+    found.popover = NULL
+    found.open_attr = NULL
     while attr != NULL:
         name_id = attr.node.local_name
         if name_id == ids.hidden and ids.hidden and found.hidden == NULL:
@@ -480,6 +495,10 @@ cdef inline bint _read_attributes(bd_node* node, const AttributeIds* ids, Found*
             found.region = attr
         elif name_id == ids.klass and ids.klass and found.klass == NULL:
             found.klass = attr
+        elif name_id == ids.popover and ids.popover and found.popover == NULL:
+            found.popover = attr
+        elif name_id == ids.open_attr and ids.open_attr and found.open_attr == NULL:
+            found.open_attr = attr
         elif ids.itemprop and (name_id == ids.itemprop or name_id == ids.pubdate):
             microdata = True
         attr = attr.next
@@ -518,9 +537,29 @@ cdef bint _stays_hidden(bd_attr* role, Settings settings) except -1:
     return True
 
 
+cdef inline bint _closed_popup(uintptr_t node_id, bd_attr* popover, bd_attr* open_attr,
+                               Settings settings) noexcept:
+    # The closed_popups rule: an element with a popover attribute, or a <dialog>
+    # without open, is hidden until a script shows it, as a browser's style sheet
+    # has it ([popover]:not(:popover-open), dialog:not([open]): display none). A
+    # crawler runs no script: a pop-up's text (a glossary's definitions, a
+    # sign-up form) is not the page's. `settings.dialog_id` is 0 when the rule is off.
+    return settings.dialog_id != 0 and (
+        popover != NULL or (node_id == settings.dialog_id and open_attr == NULL)
+    )
+
+
 cdef bint _hidden(bd_node* node, const AttributeIds* ids, Settings settings) except -1:
-    # Whether an element is hidden as the walk reads it (_stays_hidden), its
-    # attributes looked up here (the walk's own loop has them from its pass).
+    # Whether an element is hidden as the walk reads it (_stays_hidden, or a
+    # closed pop-up), its attributes looked up here (the walk's own loop has
+    # them from its pass).
+    if settings.dialog_id and _closed_popup(
+        node.local_name,
+        _attribute(node, ids.popover) if ids.popover else NULL,
+        _attribute(node, ids.open_attr) if ids.open_attr else NULL,
+        settings,
+    ):
+        return True
     if not ids.hidden or _attribute(node, ids.hidden) == NULL:
         return False
     return _stays_hidden(_attribute(node, ids.role) if ids.role else NULL, settings)
@@ -1045,7 +1084,9 @@ def walk(LexborNode body, Settings settings, object title, list trace=None):
                 if seeking and node.type == ELEMENT_TYPE:
                     if _read_attributes(node, &ids, &found):
                         microdata = True
-                    if found.hidden != NULL and _stays_hidden(found.role, settings):
+                    if (found.hidden != NULL and _stays_hidden(found.role, settings)) or (
+                        _closed_popup(node_id, found.popover, found.open_attr, settings)
+                    ):
                         # as the <img> that replaces it
                         hidden.append(_node(node, parser))
                         node_id = IMG_ID

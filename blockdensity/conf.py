@@ -37,14 +37,14 @@ class Profile(StrEnum):
 
 class Rule(StrEnum):
     """The rules after the published tree (blockdensity.decide), each switchable on its own;
-    and TAB_PANELS and HIDDEN_TEXT, which change what the walk reads.
+    and TAB_PANELS, HIDDEN_TEXT and CLOSED_POPUPS, which change what the walk reads.
 
     Most run only on a page with article structure (an <article>, <main>,
     role=main or itemprop=articleBody element, or an article declared in
     OpenGraph or JSON-LD); on any other page only COMMENTS, CONTENT_CONTAINER,
-    LIST_HEADINGS, BETWEEN_TEXT, TAB_PANELS and HIDDEN_TEXT act (and the rules by kind of
-    page, blockdensity.decide.kinds), and the article profile is otherwise the
-    published fit, block for block.
+    LIST_HEADINGS, BETWEEN_TEXT, TAB_PANELS, HIDDEN_TEXT and CLOSED_POPUPS act (and the
+    rules by kind of page, blockdensity.decide.kinds), and the article profile is
+    otherwise the published fit, block for block.
     """
 
     COMMENTS = "comments"  # user comments under the article
@@ -143,6 +143,11 @@ class Rule(StrEnum):
     # alertdialog, menu, listbox, tooltip): what such a page serves a crawler
     # is what it hides
     HIDDEN_TEXT = "hidden_text"
+    # on every page, as the walk reads it: an element with a popover attribute,
+    # and a <dialog> without open, are hidden as a browser hides them until a
+    # script shows them (a glossary's definitions in dialogs, a sign-up form in a
+    # popover): a crawler runs no script, and a pop-up is not the page's text
+    CLOSED_POPUPS = "closed_popups"
 
 
 ARTICLE_RULES: Final = frozenset(Rule)

@@ -187,6 +187,10 @@ def walk(parsed: Parsed, conf: Conf, trace: Trace | None = None) -> Page:
 
 _ITEMPROP: Final = compiled_walk.DECLARED_ATTRIBUTES.index("itemprop")
 _PUBDATE: Final = compiled_walk.DECLARED_ATTRIBUTES.index("pubdate")
+_DECLARED: Final = len(compiled_walk.DECLARED_ATTRIBUTES)
+# What the closed_popups rule reads: the popover attribute, a <dialog>'s open.
+_POPUP_ATTRIBUTES: Final = ("popover", "open")
+_DIALOG_ID: Final = dom.tag_id("dialog")
 # The elements that declare metadata and that the walk skips (void or removed).
 _DECLARING: Final = ("meta", "link", "base", "script")
 
@@ -248,9 +252,21 @@ def _walk(doc: dom.Document, conf: Conf, trace: Trace | None, *, shown: bool = F
     # document, which an element made here shows. The same element shows the
     # ids of the attributes the metadata reads: one more element made in the
     # document costs more than its attributes.
+    # The closed_popups rule reads two attributes more: sought only under it.
+    popups = Rule.CLOSED_POPUPS in conf.rules
     hidden_id, role_id, region_id, class_id, *declared = attribute_ids(
-        doc, ("hidden", "role", REGION_ATTRIBUTE, "class", *compiled_walk.DECLARED_ATTRIBUTES)
+        doc,
+        (
+            "hidden",
+            "role",
+            REGION_ATTRIBUTE,
+            "class",
+            *compiled_walk.DECLARED_ATTRIBUTES,
+            *(_POPUP_ATTRIBUTES if popups else ()),
+        ),
     )
+    popover_id, open_id = declared[_DECLARED:] if popups else (0, 0)
+    del declared[_DECLARED:]
     table = conf.table
     # The tab_panels rule and the hidden reading read a hidden element's role:
     # sought for them too.
@@ -267,6 +283,9 @@ def _walk(doc: dom.Document, conf: Conf, trace: Trace | None, *, shown: bool = F
         class_id=class_id,
         itemprop_id=declared[_ITEMPROP],
         pubdate_id=declared[_PUBDATE],
+        popover_id=popover_id,
+        open_id=open_id,
+        dialog_id=_DIALOG_ID if popups else 0,
         tab_panels=tab_panels,
         show_hidden=shown,
     )

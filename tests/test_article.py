@@ -495,6 +495,43 @@ def test_only_a_tab_panel_is_shown_of_the_hidden_elements() -> None:
     assert "secret" not in text
 
 
+# ------------------------------------------------------------------ closed pop-ups
+
+# A glossary's definition in a closed <dialog>, a sign-up form in a popover: long
+# enough for the tree to keep, were they shown.
+POPUPS = (
+    f"<dialog id=term><h2>Benchmark</h2><p>{seq('dl', 1, 45)}</p></dialog>"
+    f"<div popover id=p1><p>{seq('po', 1, 45)}</p></div>"
+    f"<dialog open><p>{seq('op', 1, 45)}</p></dialog>"
+)
+
+
+def test_a_closed_pop_up_is_hidden_on_any_page() -> None:
+    # As a browser shows the page before a script opens anything: a <dialog>
+    # without open and a popover are hidden, an open dialog is shown.
+    for body in (f"<article><h1>Index funds</h1>{STORY}{POPUPS}</article>", f"{STORY}{POPUPS}"):
+        text = kept_text(body)
+        assert seq("dl", 1, 3) not in text, body
+        assert seq("po", 1, 3) not in text, body
+        assert seq("op", 1, 45) in text, body
+        # The published fit reads them as SPEC does, and the rule is switchable.
+        assert seq("dl", 1, 45) in kept_text(body, PUBLISHED_CONF)
+        off = Conf(article_rules=frozenset(Rule) - {Rule.CLOSED_POPUPS})
+        assert seq("dl", 1, 45) in kept_text(body, off)
+        assert seq("po", 1, 45) in kept_text(body, off)
+        assert seq("dl", 1, 3) not in kept_text(body, ONLY[Rule.CLOSED_POPUPS])
+
+
+def test_a_closed_pop_up_stays_hidden_in_the_hidden_reading() -> None:
+    # A page that hides its article for a script to reveal is read with its hidden
+    # elements shown (hidden_text), but for its pop-ups: a closed dialog's among them.
+    body = f"<div hidden><p>{seq('a', 1, 80)}</p></div><p>{seq('s', 1, 5)}</p>{POPUPS}"
+    text = kept_text(body)
+    assert seq("a", 1, 80) in text
+    assert seq("dl", 1, 3) not in text
+    assert seq("po", 1, 3) not in text
+
+
 # ------------------------------------------------------- where the page says nothing
 
 
@@ -537,6 +574,7 @@ UNDECLARED_RULES = frozenset(
         Rule.BETWEEN_TEXT,
         Rule.TAB_PANELS,
         Rule.HIDDEN_TEXT,
+        Rule.CLOSED_POPUPS,
         Rule.SECTION_HEADINGS,
         Rule.CODE_BLOCKS,
     }

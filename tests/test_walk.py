@@ -218,6 +218,13 @@ CASES = (
     " hidden>b</div><div role=tablist hidden>c</div><div role='tab\u00a0panel' hidden>d</div>"
     "<div hidden role='navigation tabpanel'><p itemprop=author>e</div>",
     "<body hidden role=tabpanel><p itemprop=author>a tab panel body</p>",
+    # Closed pop-ups: hidden under the article profile (closed_popups), an open dialog
+    # shown; a hidden element inside an open dialog, a popover inside a hidden one.
+    "<dialog><p>closed</p></dialog><dialog open><p>open <span hidden>h</span></p></dialog>"
+    "<div popover><p>pop <b>up</b></p></div><p>text<span popover=manual>x</span>y</p>"
+    "<div hidden role=tabpanel><div popover>in a panel</div>panel</div><DIALOG OPEN=''>z"
+    "</DIALOG><dialog role=tabpanel hidden>tab</dialog><pre><code popover>c</code></pre>",
+    "<body popover><p itemprop=author>a popover body</p>",
     "<body><meta name=description content=d><link rel=canonical href=/c><base href=/b/>"
     '<script type="application/ld+json">{"@type": "NewsArticle", "headline": "h"}'
     "</script><noscript><meta name=x content=y></noscript><template><script></script>"

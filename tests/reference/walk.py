@@ -189,7 +189,8 @@ def _apply_attributes(
     A hidden element is replaced by an empty <img>: no text, but words do not
     join across it (docs/spec.md section 2); under the tab_panels rule, not one
     whose role is a tab panel ([role~="tabpanel" i]), and under the hidden
-    reading (`shown`) none but a pop-up's (dialog, menu...). An element with a
+    reading (`shown`) none but a pop-up's (dialog, menu...); under the closed_popups
+    rule, an element with a popover attribute and a <dialog> without open. An element with a
     dropped ARIA role, and each of the article profile's regions, gets marker
     elements before and after it. Returns the openers' labels by tag id, and the closer's tag id
     (-1 when there are no markers).
@@ -197,6 +198,9 @@ def _apply_attributes(
     # role is a list of tokens, of which the first is the element's role
     # (WAI-ARIA): the query finds any token, the loop keeps the first.
     selectors = ["[hidden]"] + [f'[role~="{role}" i]' for role in sorted(conf.drop_roles)]
+    popups = Rule.CLOSED_POPUPS in conf.rules
+    if popups:
+        selectors += ["[popover]", "dialog"]
     openers: dict[int, str] = {}
     close_id = -1
     body = doc.body
@@ -209,6 +213,10 @@ def _apply_attributes(
             continue
         seen.add(node.mem_id)
         attrs = node.attrs
+        if popups and ("popover" in attrs or (node.tag == "dialog" and "open" not in attrs)):
+            # The closed_popups rule: hidden as a browser hides a closed pop-up.
+            node.replace_with(doc.create_node("img"))
+            continue
         if "hidden" in attrs and not _shown(attrs.get("role") or "", conf, shown):
             node.replace_with(doc.create_node("img"))
             continue
