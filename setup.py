@@ -80,6 +80,7 @@ COMPILED = [
     "blockdensity/decide/sections.py",
     "blockdensity/decide/chrome.py",
     "blockdensity/decide/code.py",
+    "blockdensity/decide/prose.py",
     "blockdensity/decide/headings.py",
     "blockdensity/decide/stage.py",
     "blockdensity/render.py",

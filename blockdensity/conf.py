@@ -131,6 +131,11 @@ class Rule(StrEnum):
     # words in links, between the first and the last kept block is kept: the
     # code sample of the text around it
     CODE_BLOCKS = "code_blocks"
+    # on every page: a paragraph of prose (25 words or more, no link, ending a
+    # sentence) that the tree rejected only for the link-dense block before it
+    # (after_links_short: a linked title over its description), inside the
+    # trusted main or content container and the kept text, is kept
+    AFTER_LINKS_TEXT = "after_links_text"
     # on every page, as the walk reads it: a hidden element that is a tab panel
     # (role=tabpanel: the other languages of a code sample, a product's other
     # tabs) is read as shown, not as the <img> that replaces a hidden element. Its

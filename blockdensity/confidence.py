@@ -237,30 +237,30 @@ def confidence(figures: Figures) -> float:
 
 # BEGIN WEIGHTS (written by bench/confidence_train.py; edit there, not here)
 WEIGHTS: Final[tuple[float, ...]] = (
-    0.5554,  # bias
-    1.8132,  # kept_words
-    -0.5008,  # kept_blocks
-    -2.1569,  # pieces
-    3.2913,  # words_per_block
-    -1.1499,  # length
-    -0.5071,  # kept_link_density
-    0.5461,  # dropped_link_density
-    -0.6373,  # rejected
-    -0.1190,  # dropped
-    0.1010,  # rule_dropped
-    -0.9190,  # rule_kept
-    -0.1638,  # article
-    -1.2573,  # fallback_single_block
-    -0.8004,  # fallback_nothing_kept
-    1.1562,  # fallback_no_text
-    -0.5906,  # fallback_noscript
-    -0.8346,  # fallback_deferred_content
-    -0.3098,  # type_forum
-    -0.8792,  # type_product
-    -0.7042,  # type_collection
-    -0.3860,  # type_listing
-    -0.1045,  # type_documentation
-    -0.3368,  # type_service
-    0.9532,  # type_confidence
+    0.5591,  # bias
+    1.8331,  # kept_words
+    -0.5262,  # kept_blocks
+    -2.1524,  # pieces
+    3.1868,  # words_per_block
+    -1.0795,  # length
+    -0.4657,  # kept_link_density
+    0.5383,  # dropped_link_density
+    -0.6118,  # rejected
+    -0.1239,  # dropped
+    0.1120,  # rule_dropped
+    -0.9392,  # rule_kept
+    -0.1677,  # article
+    -1.2740,  # fallback_single_block
+    -0.8119,  # fallback_nothing_kept
+    1.1500,  # fallback_no_text
+    -0.6016,  # fallback_noscript
+    -0.8341,  # fallback_deferred_content
+    -0.3044,  # type_forum
+    -0.9051,  # type_product
+    -0.7377,  # type_collection
+    -0.4146,  # type_listing
+    -0.1166,  # type_documentation
+    -0.3401,  # type_service
+    0.9534,  # type_confidence
 )
 # END WEIGHTS

@@ -116,6 +116,8 @@ class Reason(StrEnum):
     CONTAINER_ITEM = "container_item"  # kept: an article's list item inside its text
     SECTION_HEADING = "section_heading"  # kept: a heading dropped right before kept text
     CODE_BLOCK = "code_block"  # kept: a <pre> the tree rejected inside the kept text
+    # kept: a paragraph of prose the tree rejected for the links before it
+    AFTER_LINKS_TEXT = "after_links_text"
 
 
 class FallbackReason(StrEnum):

@@ -577,6 +577,7 @@ UNDECLARED_RULES = frozenset(
         Rule.CLOSED_POPUPS,
         Rule.SECTION_HEADINGS,
         Rule.CODE_BLOCKS,
+        Rule.AFTER_LINKS_TEXT,
     }
 )
 UNDECLARED_REASONS = {
@@ -603,6 +604,7 @@ UNDECLARED_REASONS = {
     Reason.CONTAINER_ITEM,
     Reason.SECTION_HEADING,
     Reason.CODE_BLOCK,
+    Reason.AFTER_LINKS_TEXT,
 }
 
 
@@ -628,6 +630,7 @@ _ADDING = {
     Reason.DATA_TABLE,
     Reason.SECTION_HEADING,
     Reason.CODE_BLOCK,
+    Reason.AFTER_LINKS_TEXT,
 }
 
 

@@ -53,6 +53,7 @@ class Outcome(IntEnum):
     CONTAINER_ITEM = 28  # kept: an article's list item inside its container's text
     SECTION_HEADING = 29  # kept: a heading dropped right before kept text
     CODE_BLOCK = 30  # kept: a code block rejected by the tree inside the kept text
+    AFTER_LINKS_TEXT = 31  # kept: a paragraph the tree rejected for the links before it
 
 
 KEPT_OUTCOMES: Final = frozenset(
@@ -69,6 +70,7 @@ KEPT_OUTCOMES: Final = frozenset(
         Outcome.CONTAINER_ITEM,
         Outcome.SECTION_HEADING,
         Outcome.CODE_BLOCK,
+        Outcome.AFTER_LINKS_TEXT,
         Outcome.CARD,
         Outcome.TABLE,
         Outcome.GRID,
@@ -104,6 +106,7 @@ RULE_OUTCOMES: Final = {
     Rule.SHOP_LINKS: Outcome.SHOP_LINK,
     Rule.SECTION_HEADINGS: Outcome.SECTION_HEADING,
     Rule.CODE_BLOCKS: Outcome.CODE_BLOCK,
+    Rule.AFTER_LINKS_TEXT: Outcome.AFTER_LINKS_TEXT,
 }
 
 # How each outcome is reported: its Decision, and its Reason (None: the
@@ -140,4 +143,5 @@ REPORTED: Final[dict[Outcome, tuple[Decision, Reason | None]]] = {
     Outcome.SHOP_LINK: (Decision.DROPPED, Reason.SHOP_LINK),
     Outcome.SECTION_HEADING: (Decision.CONTENT, Reason.SECTION_HEADING),
     Outcome.CODE_BLOCK: (Decision.CONTENT, Reason.CODE_BLOCK),
+    Outcome.AFTER_LINKS_TEXT: (Decision.CONTENT, Reason.AFTER_LINKS_TEXT),
 }

@@ -8,8 +8,8 @@ runs overrides the outcomes it acts on (PASSES: the article profile's rules,
 decide.article; then the rules by kind of page, which decide.kinds runs on
 the kinds of page they serve: decide.container, decide.forum,
 decide.posts, decide.facets, decide.listing, decide.grid, decide.title,
-decide.related, decide.sections, decide.chrome, decide.code, decide.headings,
-decide.duplicates). Where the rules took everything the tree kept, the
+decide.related, decide.sections, decide.chrome, decide.prose, decide.code,
+decide.headings, decide.duplicates). Where the rules took everything the tree kept, the
 published verdict stands; where nothing with words is left, the whole page
 is kept and the verdict says why (the fallback, docs/spec.md section 6).
 
@@ -36,6 +36,7 @@ from blockdensity.decide import (
     headings,
     listing,
     posts,
+    prose,
     related,
     sections,
     semantic,
@@ -79,7 +80,8 @@ PASSES: Final[tuple[tuple[frozenset[Rule], Pass], ...]] = (
     (frozenset((Rule.RELATED_SECTIONS,)), sections.apply_related),
     (frozenset((Rule.PAGE_CHROME,)), chrome.apply),
     # After the rules that keep text, whose kept blocks they read; code_blocks
-    # first, so that a heading over the code it keeps is kept too.
+    # and after_links_text first, so that a heading over what they keep is kept too.
+    (frozenset((Rule.AFTER_LINKS_TEXT,)), prose.apply),
     (frozenset((Rule.CODE_BLOCKS,)), code.apply),
     (frozenset((Rule.SECTION_HEADINGS,)), headings.apply),
     # Last: it compares what every other rule kept.

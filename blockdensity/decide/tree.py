@@ -8,7 +8,14 @@ from typing import Final
 from blockdensity.conf import PPM, Conf
 from blockdensity.result import Reason
 
-__all__ = ["CONTENT_LEAVES", "LEAVES", "LINK_DENSE_LEAF", "classify", "link_density_permil"]
+__all__ = [
+    "AFTER_LINKS_SHORT_LEAF",
+    "CONTENT_LEAVES",
+    "LEAVES",
+    "LINK_DENSE_LEAF",
+    "classify",
+    "link_density_permil",
+]
 
 # The leaves as small ints (the loop below returns these; an enum per block
 # would cost more than the decision). Codes below CONTENT_LEAVES are CONTENT.
@@ -27,6 +34,7 @@ _LONG, _SHORT_BEFORE_TEXT, _SHORT_AFTER_TEXT, _AFTER_LINKS_LONG = 0, 1, 2, 3
 _AFTER_LINKS_BEFORE_TEXT, _LINK_DENSE, _SHORT_ISOLATED, _AFTER_LINKS_SHORT = 4, 5, 6, 7
 # The leaf of a block rejected for its links, which the rules after the tree read.
 LINK_DENSE_LEAF: Final = _LINK_DENSE
+AFTER_LINKS_SHORT_LEAF: Final = _AFTER_LINKS_SHORT
 
 
 def link_density_permil(words: int, link_words: int) -> int:
