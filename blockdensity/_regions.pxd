@@ -15,12 +15,14 @@ attribute (inlined, it would slow the scan's loop without regions too).
 cimport cython
 from libc.stdint cimport uint64_t
 
-# A region's label bits (nesting's MAIN_LABEL, COMMENTS_LABEL, BOXES_LABEL, CONTENT_LABEL).
+# A region's label bits (nesting's MAIN_LABEL, COMMENTS_LABEL, BOXES_LABEL, CONTENT_LABEL,
+# CONSENT_LABEL).
 cdef enum:
     MAIN_BIT = 1
     COMMENTS_BIT = 2
     BOXES_BIT = 4
     CONTENT_BIT = 8
+    CONSENT_BIT = 16
 
 # The attributes a region is recognised by, in this order (_REGION_ATTRIBUTES).
 cdef enum:

@@ -3,6 +3,7 @@
 def configure(
     comment_tokens: tuple[bytes, ...],
     box_tokens: tuple[bytes, ...],
+    consent_tokens: tuple[bytes, ...],
     article_types: tuple[bytes, ...],
     region_attribute: bytes,
     content_owners: tuple[bytes, ...],

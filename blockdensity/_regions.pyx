@@ -6,12 +6,12 @@ the scan (_nesting.pyx) makes a Regions for a page it reads with regions,
 and calls it where an element opens (_regions.pxd says how). A start tag
 is labelled by its element and its attributes: a main container (main,
 article, role=main, itemprop=articleBody), a content container (a CMS's
-name for it in class or id: an owner word then a part word), comments or
-boxes (their words in class or id). Each labelled element gets a mark, the
+name for it in class or id: an owner word then a part word), comments, a
+consent notice or boxes (their words in class or id). Each labelled element gets a mark, the
 attribute inserted after its name (nesting.REGION_ATTRIBUTE), unless the
 region around it keeps the same label; a page that declares no article
 (no main container, no og:type article, no JSON-LD article type) gets only
-its content containers and comments. tests/reference/regions.py is the same
+its content containers, comments and consent notices. tests/reference/regions.py is the same
 written plainly in Python.
 """
 
@@ -83,8 +83,8 @@ cdef int _fill_attribute_words() except -1:
 _fill_attribute_words()
 
 
-def _word_automaton(tuple comment_tokens, tuple box_tokens, tuple content_owners,
-                    tuple content_parts):
+def _word_automaton(tuple comment_tokens, tuple box_tokens, tuple consent_tokens,
+                    tuple content_owners, tuple content_parts):
     """The class and id words' automaton: (byte classes, number of classes, the
     transition table by row, the bits found by row), for _set_word_automaton.
 
@@ -99,6 +99,8 @@ def _word_automaton(tuple comment_tokens, tuple box_tokens, tuple content_owners
         region.append((word, COMMENTS_BIT))
     for word in box_tokens:
         region.append((word, BOXES_BIT))
+    for word in consent_tokens:
+        region.append((word, CONSENT_BIT))
     for word, _ in region:
         if not word or word != word.lower():
             raise ValueError(f"region word {word!r} must be non-empty and lowercase")
@@ -198,13 +200,15 @@ cdef int _set_word_automaton(bytes classes, Py_ssize_t count, list rows, list bi
     return 0
 
 
-def configure(tuple comment_tokens, tuple box_tokens, tuple article_types,
-              bytes region_attribute, tuple content_owners, tuple content_parts):
+def configure(tuple comment_tokens, tuple box_tokens, tuple consent_tokens,
+              tuple article_types, bytes region_attribute, tuple content_owners,
+              tuple content_parts):
     """Take nesting.py's region words, article types and region attribute."""
     global _article_types, _region_attribute, _configured
     global _type_bytes, _type_length, _type_count, _mark_texts
     cdef Py_ssize_t slot
-    words = _word_automaton(comment_tokens, box_tokens, content_owners, content_parts)
+    words = _word_automaton(comment_tokens, box_tokens, consent_tokens, content_owners,
+                            content_parts)
     _type_bytes = <const unsigned char**>resized(_type_bytes, len(article_types) + 1,
                                                  sizeof(const unsigned char*))
     _type_length = <Py_ssize_t*>resized(_type_length, len(article_types) + 1,
@@ -216,7 +220,7 @@ def configure(tuple comment_tokens, tuple box_tokens, tuple article_types,
         _type_length[slot] = len(<bytes>_article_types[slot])
     _set_word_automaton(words[0], words[1], words[2], words[3])
     _region_attribute = region_attribute
-    _mark_texts = tuple(_mark_bytes(labels) for labels in range(16))
+    _mark_texts = tuple(_mark_bytes(labels) for labels in range(32))
     _configured = True
 
 
@@ -238,6 +242,8 @@ cdef bytes _mark_bytes(int labels):
         words.append("content")
     if labels & COMMENTS_BIT:
         words.append("comments")
+    elif labels & CONSENT_BIT:
+        words.append("consent")
     elif labels & BOXES_BIT:
         words.append("boxes")
     return b" " + _region_attribute + b'="' + " ".join(words).encode() + b'"'
@@ -311,6 +317,8 @@ cdef class Regions:
             labels |= CONTENT_BIT
         if groups & COMMENTS_BIT:
             labels |= COMMENTS_BIT
+        elif groups & CONSENT_BIT:
+            labels |= CONSENT_BIT
         elif groups & BOXES_BIT:
             labels |= BOXES_BIT
         return labels
@@ -457,7 +465,7 @@ cdef class Regions:
         """`cuts` and the marks among them (in order), those kept: a comments or boxes
         label inside an element that keeps the same label adds nothing (the article
         profile reads the outermost of each), and a page that declares no article
-        gets only its content containers and comments."""
+        gets only its content containers, comments and consent notices."""
         cdef list merged
         cdef int around, own
         cdef Py_ssize_t index, outer, where
@@ -473,7 +481,7 @@ cdef class Regions:
             # a container's label always stays
             own = labels[index] & ~(around & ~(MAIN_BIT | CONTENT_BIT))
             if not self.structure:
-                own &= CONTENT_BIT | COMMENTS_BIT
+                own &= CONTENT_BIT | COMMENTS_BIT | CONSENT_BIT
             labels[index] = around | own
             if own:
                 where = self.mark_where[index]

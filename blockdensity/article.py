@@ -15,7 +15,8 @@ every start tag's attributes at C speed: it marks the regions' start tags,
 and the walk opens a scope for each marked element (`region_scopes` gives
 each label's scope label), so that every block knows the regions it sits in.
 Main containers and boxes are marked only on a page with article structure
-(has_article_structure); comments and content containers on every page.
+(has_article_structure); comments, content containers and cookie-consent
+notices on every page.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from blockdensity.conf import Rule
 from blockdensity.nesting import (
     BOXES_LABEL,
     COMMENTS_LABEL,
+    CONSENT_LABEL,
     CONTENT_LABEL,
     MAIN_LABEL,
     REGION_ATTRIBUTE,
@@ -37,6 +39,7 @@ from blockdensity.nesting import (
 __all__ = [
     "BOXES_SCOPE",
     "COMMENTS_SCOPE",
+    "CONSENT_SCOPE",
     "CONTENT_SCOPE",
     "MAIN_SCOPE",
     "has_article_structure",
@@ -48,6 +51,7 @@ __all__ = [
 # Scope labels of the regions (Page.drop_scopes); never an element's name.
 COMMENTS_SCOPE: Final = "article:comments"
 BOXES_SCOPE: Final = "article:boxes"
+CONSENT_SCOPE: Final = "article:consent"
 MAIN_SCOPE: Final = "article:main"
 CONTENT_SCOPE: Final = "article:content"
 _PREFIX: Final = "article:"
@@ -57,6 +61,7 @@ _LABELS: Final = {
     MAIN_LABEL: (_CONTAINER_RULES, MAIN_SCOPE),
     COMMENTS_LABEL: (frozenset((Rule.COMMENTS,)), COMMENTS_SCOPE),
     BOXES_LABEL: (frozenset((Rule.BOXES,)), BOXES_SCOPE),
+    CONSENT_LABEL: (frozenset((Rule.CONSENT_NOTICES,)), CONSENT_SCOPE),
     CONTENT_LABEL: (frozenset((Rule.CONTENT_CONTAINER,)), CONTENT_SCOPE),
 }
 

@@ -49,6 +49,11 @@ class Rule(StrEnum):
 
     COMMENTS = "comments"  # user comments under the article
     BOXES = "boxes"  # share, newsletter, related-stories, cookie, byline, promotion boxes
+    # on every page: a cookie-consent notice (a class or id word such as consent,
+    # gdpr, onetrust, cookie-banner), which a page without article structure
+    # leaves to the tree, is dropped; not guarded as boxes are (a consent
+    # platform's notice may hold most of the words a listing keeps)
+    CONSENT_NOTICES = "consent_notices"
     MAIN_CONTAINER = "main_container"  # what lies outside the page's declared main container
     # what lies inside the main container but outside a container declared in
     # it that holds most of its text (a <main> around the <article> and a sidebar)

@@ -126,6 +126,12 @@ def figures_of(fit: Fit) -> Figures:
     blocks = fit.blocks
     whole_page = fit.fallback  # the whole page kept (not another reading of it)
     kept = [block.index for block in blocks if whole_page or block.decision is Decision.CONTENT]
+    if whole_page:
+        # The whole page but a cookie-consent notice, where the rest holds words
+        # (blockdensity.decide.stage).
+        rest = [index for index in kept if blocks[index].reason is not Reason.CONSENT_NOTICE]
+        if len(rest) < len(kept) and any(blocks[index].words for index in rest):
+            kept = rest
     steps = list(map(sub, kept[1:], kept))
     counted = not whole_page
     tree_kept = sum(
@@ -237,30 +243,30 @@ def confidence(figures: Figures) -> float:
 
 # BEGIN WEIGHTS (written by bench/confidence_train.py; edit there, not here)
 WEIGHTS: Final[tuple[float, ...]] = (
-    0.5591,  # bias
-    1.8331,  # kept_words
-    -0.5262,  # kept_blocks
-    -2.1524,  # pieces
-    3.1868,  # words_per_block
-    -1.0795,  # length
-    -0.4657,  # kept_link_density
-    0.5383,  # dropped_link_density
-    -0.6118,  # rejected
-    -0.1239,  # dropped
-    0.1120,  # rule_dropped
-    -0.9392,  # rule_kept
-    -0.1677,  # article
-    -1.2740,  # fallback_single_block
-    -0.8119,  # fallback_nothing_kept
-    1.1500,  # fallback_no_text
-    -0.6016,  # fallback_noscript
-    -0.8341,  # fallback_deferred_content
-    -0.3044,  # type_forum
-    -0.9051,  # type_product
-    -0.7377,  # type_collection
-    -0.4146,  # type_listing
-    -0.1166,  # type_documentation
-    -0.3401,  # type_service
-    0.9534,  # type_confidence
+    0.6616,  # bias
+    1.7999,  # kept_words
+    -0.5499,  # kept_blocks
+    -2.2517,  # pieces
+    3.2426,  # words_per_block
+    -0.9790,  # length
+    -0.4051,  # kept_link_density
+    0.5613,  # dropped_link_density
+    -0.6730,  # rejected
+    -0.1884,  # dropped
+    0.0577,  # rule_dropped
+    -1.0297,  # rule_kept
+    -0.1329,  # article
+    -1.2894,  # fallback_single_block
+    -0.7719,  # fallback_nothing_kept
+    1.1643,  # fallback_no_text
+    -0.6755,  # fallback_noscript
+    -0.8226,  # fallback_deferred_content
+    -0.2047,  # type_forum
+    -0.8832,  # type_product
+    -0.7057,  # type_collection
+    -0.4084,  # type_listing
+    -0.1378,  # type_documentation
+    -0.3496,  # type_service
+    0.8321,  # type_confidence
 )
 # END WEIGHTS

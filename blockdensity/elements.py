@@ -86,10 +86,20 @@ BOX_TOKENS: Final = (
     "share", "sharing", "social",  # share buttons
     "newsletter", "subscribe", "signup", "sign-up",  # sign-up forms
     "related", "recommend", "more-stories", "trending", "popular", "outbrain", "taboola",
-    "cookie", "consent", "gdpr",  # cookie notices
+    "cookie",  # cookie notices (consent_notices takes the surer words on every page)
     "byline", "author", "dateline", "timestamp",  # who and when: metadata, not text
     "promo", "advert", "sponsor", "banner",  # promotions
     "gallery",  # photo galleries: a slide per photo, each a caption and a story's summary
+)  # fmt: skip
+# A cookie-consent notice, by a word in its class or id (a substring, any
+# case): the consent platforms' own names (OneTrust, Cookiebot) and the
+# notice's usual names. Marked on every page (the consent_notices rule): a
+# consent notice is no page's text. Not "cookie" alone, which a recipe's
+# classes hold ("cookie-recipe"); it stays a box word, on articles only.
+CONSENT_TOKENS: Final = (
+    "consent", "gdpr", "onetrust", "cookiebot", "cookie-banner", "cookiebanner",
+    "cookie-notice", "cookienotice", "cookie_notice", "cookie-bar", "cookie-law",
+    "cookie-popup",
 )  # fmt: skip
 # The content container a CMS names (class or id, any case, "-" and "_"
 # ignored, so entry-content, post__body and articleBody all match): where the

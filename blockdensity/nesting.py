@@ -52,6 +52,7 @@ from blockdensity.elements import (
     ARTICLE_TYPES,
     BOX_TOKENS,
     COMMENT_TOKENS,
+    CONSENT_TOKENS,
     CONTENT_OWNERS,
     CONTENT_PARTS,
     DEFAULT_BOUNDARIES,
@@ -218,12 +219,15 @@ REGION_ATTRIBUTE: Final = "data-blockdensity-region"
 MAIN_LABEL: Final = "main"
 COMMENTS_LABEL: Final = "comments"
 BOXES_LABEL: Final = "boxes"
+# A cookie-consent notice (CONSENT_TOKENS): marked on every page.
+CONSENT_LABEL: Final = "consent"
 # A content container a CMS names (CONTENT_OWNERS then CONTENT_PARTS): marked
 # on every page, as comments are; main containers and boxes only on a page
 # that declares an article.
 CONTENT_LABEL: Final = "content"
 _COMMENT_TOKENS: Final = tuple(token.encode() for token in COMMENT_TOKENS)
 _BOX_TOKENS: Final = tuple(token.encode() for token in BOX_TOKENS)
+_CONSENT_TOKENS: Final = tuple(token.encode() for token in CONSENT_TOKENS)
 _ARTICLE_TYPES: Final = tuple(f'"{name}"'.encode() for name in ARTICLE_TYPES)
 
 # The flag bits by name, for the compiled scan's configure().
@@ -246,6 +250,7 @@ _nesting.configure(
 _regions.configure(
     _COMMENT_TOKENS,
     _BOX_TOKENS,
+    _CONSENT_TOKENS,
     _ARTICLE_TYPES,
     REGION_ATTRIBUTE.encode(),
     tuple(word.encode() for word in CONTENT_OWNERS),

@@ -118,6 +118,7 @@ class Reason(StrEnum):
     CODE_BLOCK = "code_block"  # kept: a <pre> the tree rejected inside the kept text
     # kept: a paragraph of prose the tree rejected for the links before it
     AFTER_LINKS_TEXT = "after_links_text"
+    CONSENT_NOTICE = "consent_notice"  # dropped: in a cookie-consent notice
 
 
 class FallbackReason(StrEnum):

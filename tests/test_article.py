@@ -532,6 +532,39 @@ def test_a_closed_pop_up_stays_hidden_in_the_hidden_reading() -> None:
     assert seq("po", 1, 3) not in text
 
 
+# ---------------------------------------------------------- cookie-consent notices
+
+NOTICE = (
+    f'<div id="onetrust-consent-sdk"><div class="ot-banner"><h2>We Care About Your Privacy</h2>'
+    f"<p>{seq('ck', 1, 45)}</p></div></div>"
+)
+
+
+def test_a_consent_notice_is_dropped_on_any_page() -> None:
+    # On a page that declares no article too, where boxes are not marked.
+    for body in (f"<article><h1>Headline here</h1>{STORY}</article>{NOTICE}", f"{STORY}{NOTICE}"):
+        fitted = fit(body)
+        assert seq("ck", 1, 3) not in fitted.text, body
+        assert seq("a", 1, 40) in fitted.text
+        assert Reason.CONSENT_NOTICE in {block.reason for block in fitted.blocks}
+        assert seq("ck", 1, 45) in kept_text(body, PUBLISHED_CONF)
+        off = Conf(article_rules=frozenset(Rule) - {Rule.CONSENT_NOTICES})
+        assert seq("ck", 1, 45) in kept_text(f"{STORY}{NOTICE}", off)
+    # "cookie" alone is no consent word: a recipe's class holds it.
+    recipe = f'{STORY}<div class="cookie-recipe"><p>{seq("r", 1, 45)}</p></div>'
+    assert seq("r", 1, 45) in kept_text(recipe)
+
+
+def test_a_page_that_keeps_only_its_consent_notice_falls_back_without_it() -> None:
+    # A listing of linked items the tree rejects, and a consent platform's notice
+    # (all the tree keeps): the whole page, the notice left out, not the notice.
+    items = "".join(f"<li><a href=/r{n}>{seq(f'i{n}x', 1, 4)}</a></li>" for n in range(8))
+    fitted = fit(f"<ul>{items}</ul>{NOTICE}")
+    assert seq("ck", 1, 3) not in fitted.text
+    assert seq("i3x", 1, 4) in fitted.text
+    assert fitted.fallback_reason is FallbackReason.NOTHING_KEPT
+
+
 # ------------------------------------------------------- where the page says nothing
 
 
@@ -578,6 +611,7 @@ UNDECLARED_RULES = frozenset(
         Rule.SECTION_HEADINGS,
         Rule.CODE_BLOCKS,
         Rule.AFTER_LINKS_TEXT,
+        Rule.CONSENT_NOTICES,
     }
 )
 UNDECLARED_REASONS = {
@@ -605,6 +639,7 @@ UNDECLARED_REASONS = {
     Reason.SECTION_HEADING,
     Reason.CODE_BLOCK,
     Reason.AFTER_LINKS_TEXT,
+    Reason.CONSENT_NOTICE,
 }
 
 

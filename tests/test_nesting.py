@@ -210,6 +210,7 @@ TOKENS = st.one_of(
     st.sampled_from(TAGS).map(lambda name: f"<{name}/>"),
     st.sampled_from(TAGS).map(lambda name: f"<{name.upper()} id='a>b' class=x/y>"),
     st.sampled_from(TAGS).map(lambda name: f'<{name} class="Comment-list share">'),
+    st.sampled_from(TAGS).map(lambda name: f'<{name} id="Cookie-Banner" class=gdpr>'),
     st.sampled_from(TAGS).map(lambda name: f"<{name} ID=Byline role=' main '>"),
     st.sampled_from(
         [
@@ -309,6 +310,19 @@ def test_boxes_are_marked_only_on_a_page_that_declares_an_article() -> None:
     assert marks('<div class="share-bar">s</div><p>text</p>') == []
 
 
+def test_consent_notices_are_marked_on_every_page() -> None:
+    notice = '<div id="onetrust-consent-sdk"><div class="cookie-banner">c</div></div>'
+    # Without a declared article, as with one; the notice's inner element adds nothing.
+    assert [labels for _, labels in marks(notice + "<p>text</p>")] == ["consent"]
+    assert [labels for _, labels in marks("<main>m</main>" + notice)] == ["main", "consent"]
+    # Comments win over it, it over boxes; "cookie" alone is a box word.
+    assert [labels for _, labels in marks('<div class="comments gdpr">c</div>')] == ["comments"]
+    both = '<main>m</main><div class="share consent">s</div><div class=cookie>k</div>'
+    assert [labels for _, labels in marks(both)] == ["main", "consent", "boxes"]
+    # A consent word on the wrapper of the headline is no notice.
+    assert [labels for _, labels in marks('<div class="gdpr-ok"><h1>t</h1></div>')] == []
+
+
 def test_a_content_container_is_named_by_an_owner_word_and_a_part_word() -> None:
     named = [
         '<div class="entry-content">x</div>',
@@ -403,6 +417,7 @@ def _configure(
     _regions.configure(
         comment_tokens,
         nesting._BOX_TOKENS,
+        nesting._CONSENT_TOKENS,
         article_types,
         nesting.REGION_ATTRIBUTE.encode(),
         content_owners,

@@ -28,7 +28,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from blockdensity.article import BOXES_SCOPE, COMMENTS_SCOPE, CONTENT_SCOPE, MAIN_SCOPE, is_region
+from blockdensity.article import (
+    BOXES_SCOPE,
+    COMMENTS_SCOPE,
+    CONSENT_SCOPE,
+    CONTENT_SCOPE,
+    MAIN_SCOPE,
+    is_region,
+)
 from blockdensity.conf import ARTICLE_RULES, Rule
 from blockdensity.decide.board import Board
 from blockdensity.decide.outcome import KEPT_OUTCOMES, RULE_OUTCOMES, Outcome
@@ -58,6 +65,7 @@ REGION_RULES: Final[frozenset[Rule]] = frozenset(
     (
         Rule.COMMENTS,
         Rule.BOXES,
+        Rule.CONSENT_NOTICES,
         Rule.MAIN_CONTAINER,
         Rule.INNER_CONTAINER,
         Rule.LINKED_PROSE,
@@ -125,7 +133,11 @@ _CONTAINER_KINDS: Final = {
 }
 # The regions whose blocks a rule removes outright (the container rules
 # remove what lies outside the container instead).
-_REGION_RULES: Final = {COMMENTS_SCOPE: Rule.COMMENTS, BOXES_SCOPE: Rule.BOXES}
+_REGION_RULES: Final = {
+    COMMENTS_SCOPE: Rule.COMMENTS,
+    BOXES_SCOPE: Rule.BOXES,
+    CONSENT_SCOPE: Rule.CONSENT_NOTICES,
+}
 
 # The main container is trusted when it holds at least this share of what the
 # tree kept: measured on the development corpus (BENCHMARKS.md), F1 is flat

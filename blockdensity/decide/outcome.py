@@ -54,6 +54,7 @@ class Outcome(IntEnum):
     SECTION_HEADING = 29  # kept: a heading dropped right before kept text
     CODE_BLOCK = 30  # kept: a code block rejected by the tree inside the kept text
     AFTER_LINKS_TEXT = 31  # kept: a paragraph the tree rejected for the links before it
+    CONSENT = 32  # in a cookie-consent notice
 
 
 KEPT_OUTCOMES: Final = frozenset(
@@ -107,6 +108,7 @@ RULE_OUTCOMES: Final = {
     Rule.SECTION_HEADINGS: Outcome.SECTION_HEADING,
     Rule.CODE_BLOCKS: Outcome.CODE_BLOCK,
     Rule.AFTER_LINKS_TEXT: Outcome.AFTER_LINKS_TEXT,
+    Rule.CONSENT_NOTICES: Outcome.CONSENT,
 }
 
 # How each outcome is reported: its Decision, and its Reason (None: the
@@ -144,4 +146,5 @@ REPORTED: Final[dict[Outcome, tuple[Decision, Reason | None]]] = {
     Outcome.SECTION_HEADING: (Decision.CONTENT, Reason.SECTION_HEADING),
     Outcome.CODE_BLOCK: (Decision.CONTENT, Reason.CODE_BLOCK),
     Outcome.AFTER_LINKS_TEXT: (Decision.CONTENT, Reason.AFTER_LINKS_TEXT),
+    Outcome.CONSENT: (Decision.DROPPED, Reason.CONSENT_NOTICE),
 }

@@ -90,6 +90,7 @@ PASSES: Final[tuple[tuple[frozenset[Rule], Pass], ...]] = (
 _KEPT: Final = Outcome.KEPT
 _BOILERPLATE: Final = Outcome.BOILERPLATE
 _COMMENTS: Final = Outcome.COMMENTS
+_CONSENT: Final = Outcome.CONSENT
 
 
 class Verdict:
@@ -149,6 +150,8 @@ def decide(
         # region named like comments, or is only short headings): the
         # published verdict stands, rather than the whole page.
         published = _judge(_published(board))
+        if _CONSENT in outcomes:
+            published = _without_notices(published, outcomes)
         verdict = [index for index, outcome in enumerate(published) if outcome in KEPT_OUTCOMES]
         if any(words[index] for index in verdict):
             outcomes, kept = published, verdict
@@ -156,9 +159,14 @@ def decide(
 
     fallback = _fallback(words, kept_words)
     if fallback is not None:
-        # A filter that can return an empty page is worse than no filter.
+        # A filter that can return an empty page is worse than no filter; a
+        # cookie-consent notice stays out of it where the rest holds words.
         kept = list(range(len(words)))
-        kept_words = words
+        if _CONSENT in outcomes:
+            rest = [index for index in kept if outcomes[index] is not _CONSENT]
+            if any(words[index] for index in rest):
+                kept = rest
+        kept_words = [words[index] for index in kept]
     comments = (
         [index for index, outcome in enumerate(outcomes) if outcome is _COMMENTS]
         if fallback is None
@@ -172,6 +180,16 @@ def decide(
         comments=comments,
         fallback=fallback,
     )
+
+
+def _without_notices(published: list[Outcome], outcomes: list[Outcome]) -> list[Outcome]:
+    """The published verdict but for the cookie-consent notices the rules dropped: a
+    notice is no page's text, whatever else the rules took (a listing whose items the
+    tree rejected, its consent platform's notice all that the tree kept)."""
+    return [
+        _CONSENT if outcome is _CONSENT else verdict
+        for verdict, outcome in zip(published, outcomes, strict=True)
+    ]
 
 
 def _judge(board: Board) -> list[Outcome]:

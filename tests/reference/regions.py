@@ -13,10 +13,17 @@ from __future__ import annotations
 
 from typing import Final
 
-from blockdensity.elements import ARTICLE_TYPES, BOX_TOKENS, COMMENT_TOKENS, CONTENT_TOKENS
+from blockdensity.elements import (
+    ARTICLE_TYPES,
+    BOX_TOKENS,
+    COMMENT_TOKENS,
+    CONSENT_TOKENS,
+    CONTENT_TOKENS,
+)
 from blockdensity.nesting import (
     BOXES_LABEL,
     COMMENTS_LABEL,
+    CONSENT_LABEL,
     CONTENT_LABEL,
     MAIN_LABEL,
     REGION_ATTRIBUTE,
@@ -36,14 +43,16 @@ _MAIN: Final = MAIN_LABEL.encode()
 _CONTENT: Final = CONTENT_LABEL.encode()
 _COMMENTS: Final = COMMENTS_LABEL.encode()
 _BOXES: Final = BOXES_LABEL.encode()
+_CONSENT: Final = CONSENT_LABEL.encode()
 # Containers: their marks always stay (only a main container, or the h1,
 # unmarks the comments and boxes regions around it).
 _CONTAINERS: Final = (_MAIN, _CONTENT)
 # The labels marked on a page that declares no article (the rest need one).
-_UNDECLARED: Final = (_CONTENT, _COMMENTS)
+_UNDECLARED: Final = (_CONTENT, _COMMENTS, _CONSENT)
 _CONTENT_TOKENS: Final = tuple(token.encode() for token in CONTENT_TOKENS)
 _COMMENT_TOKENS: Final = tuple(token.encode() for token in COMMENT_TOKENS)
 _BOX_TOKENS: Final = tuple(token.encode() for token in BOX_TOKENS)
+_CONSENT_TOKENS: Final = tuple(token.encode() for token in CONSENT_TOKENS)
 _ARTICLE_TYPES: Final = tuple(f'"{name}"'.encode() for name in ARTICLE_TYPES)
 
 
@@ -69,6 +78,8 @@ class Regions:
             labels.append(_CONTENT)
         if any(token in named for token in _COMMENT_TOKENS):
             labels.append(_COMMENTS)
+        elif any(token in named for token in _CONSENT_TOKENS):
+            labels.append(_CONSENT)
         elif any(token in named for token in _BOX_TOKENS):
             labels.append(_BOXES)
         return labels
