@@ -294,16 +294,23 @@ def table(rows: int, columns: int, *, head: bool = True, inner: str = "") -> str
     return f"<table>{header}{body}</table>"
 
 
+WITHOUT_TABLES = Conf(article_rules=ARTICLE_RULES - {Rule.DATA_TABLES})
+
+
+def assert_table_kept(html: str, fit: Fit) -> None:
+    """Every cell of `table(4, 3)` is in the fit's text, by the data_tables rule, and
+    none of its short cells without the rule."""
+    for r in range(4):
+        for c in range(3):
+            assert f"r{r}c{c} v{r}{c}" in fit.text
+    assert Reason.DATA_TABLE in {block.reason for block in fit.blocks}
+    assert "r2c1" not in fit_text(html, WITHOUT_TABLES).text
+
+
 def test_a_data_table_with_a_kept_cell_is_kept_whole_on_every_page() -> None:
     html = page(f"<p>{seq('a', 1, 40)}</p>{table(4, 3)}<p>{seq('b', 1, 40)}</p>")
     for kind in (PageType.ARTICLE, PageType.PRODUCT):
-        fit = fit_text(html, page_type=kind)
-        for r in range(4):
-            for c in range(3):
-                assert f"r{r}c{c} v{r}{c}" in fit.text
-        assert Reason.DATA_TABLE in {block.reason for block in fit.blocks}
-    without = Conf(article_rules=ARTICLE_RULES - {Rule.DATA_TABLES})
-    assert "r2c1" not in fit_text(html, without).text
+        assert_table_kept(html, fit_text(html, page_type=kind))
 
 
 @pytest.mark.parametrize("inner", ["p", "div"])
@@ -315,12 +322,7 @@ def test_a_data_tables_cells_are_kept_whatever_element_holds_their_text(inner: s
         f"<h4>Notes</h4><p>{seq('b', 1, 40)}</p>"
     )
     fit = fit_text(html)
-    for r in range(4):
-        for c in range(3):
-            assert f"r{r}c{c} v{r}{c}" in fit.text
-    assert Reason.DATA_TABLE in {block.reason for block in fit.blocks}
-    without = Conf(article_rules=ARTICLE_RULES - {Rule.DATA_TABLES})
-    assert "r2c1" not in fit_text(html, without).text
+    assert_table_kept(html, fit)
     # The Markdown renders it as the table it is.
     assert "| r2c0 v20 | r2c1 v21 | r2c2 v22 |" in fit.markdown
 
