@@ -9,9 +9,11 @@ decide.article; then the rules by kind of page, which decide.kinds runs on
 the kinds of page they serve: decide.container, decide.forum,
 decide.posts, decide.facets, decide.listing, decide.grid, decide.title,
 decide.related, decide.sections, decide.chrome, decide.prose, decide.code,
-decide.headings, decide.duplicates). Where the rules took everything the tree kept, the
-published verdict stands; where nothing with words is left, the whole page
-is kept and the verdict says why (the fallback, docs/spec.md section 6).
+decide.headings, decide.duplicates). Where the rules took everything the
+tree kept, the published verdict stands (but for a cookie-consent notice);
+where nothing with words is left, the whole page is kept (but for such a
+notice, where the rest holds words) and the verdict says why (the fallback,
+docs/spec.md section 6).
 
 A family of rules is one module of this package with a pass that reads the
 Board and changes the outcomes of the blocks it acts on, and is listed in

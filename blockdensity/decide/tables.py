@@ -45,8 +45,8 @@ def apply(board: Board, outcomes: list[Outcome]) -> None:
     """data_tables: every cell of a data table with a kept cell, or inside the kept text,
     is kept (but in a dropped element or region)."""
     # The blocks in cells, whatever their own element: a cell's text is often in a
-    # <p> or a <span> block of its own (35 WCXB dev pages' tables were missed when only
-    # blocks whose element is the cell counted).
+    # <p> or a <div> block of its own (a word processor's table), which counting only
+    # the blocks whose element is the cell missed (52 development pages move).
     cells = cell_blocks(board.page)
     kept = sum(1 for index in cells if outcomes[index] in KEPT_OUTCOMES)
     if kept == len(cells):
