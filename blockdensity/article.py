@@ -40,6 +40,7 @@ __all__ = [
     "BOXES_SCOPE",
     "COMMENTS_SCOPE",
     "CONSENT_SCOPE",
+    "CONTAINER_SCOPES",
     "CONTENT_SCOPE",
     "MAIN_SCOPE",
     "has_article_structure",
@@ -54,6 +55,8 @@ BOXES_SCOPE: Final = "article:boxes"
 CONSENT_SCOPE: Final = "article:consent"
 MAIN_SCOPE: Final = "article:main"
 CONTENT_SCOPE: Final = "article:content"
+# The containers the rules trust the text of: the declared main one, the CMS's content one.
+CONTAINER_SCOPES: Final = frozenset((MAIN_SCOPE, CONTENT_SCOPE))
 _PREFIX: Final = "article:"
 _CONTAINER_RULES: Final = frozenset((Rule.MAIN_CONTAINER, Rule.INNER_CONTAINER, Rule.LINKED_PROSE))
 # Per label the scan marks: the rules it serves and its scope label.

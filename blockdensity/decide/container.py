@@ -44,7 +44,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from blockdensity.article import BOXES_SCOPE, CONTENT_SCOPE, MAIN_SCOPE
+from blockdensity.article import BOXES_SCOPE, CONTAINER_SCOPES
 from blockdensity.decide.board import Board
 from blockdensity.decide.outcome import KEPT_OUTCOMES, Outcome
 from blockdensity.decide.tree import CONTENT_LEAVES, LEAVES, LINK_DENSE_LEAF
@@ -63,7 +63,6 @@ __all__ = [
 
 # The scopes of a page's footer: the element and its ARIA role.
 FOOTERS: Final = frozenset(("footer", "role=contentinfo"))
-_CONTAINERS: Final = frozenset((MAIN_SCOPE, CONTENT_SCOPE))
 # The tree's leaves that reject a block for being short or after links (all
 # but the kept ones and those that reject it as short after links: a line
 # after a link list is the list's).
@@ -136,7 +135,7 @@ def apply_container(board: Board, outcomes: list[Outcome]) -> None:
     for index, scope in enumerate(board.scopes):
         if (
             scope >= 0
-            and labels[scope] in _CONTAINERS
+            and labels[scope] in CONTAINER_SCOPES
             and leaves[index] in _REJECTED
             and outcomes[index] not in KEPT_OUTCOMES
         ):
@@ -152,7 +151,7 @@ def apply_span(board: Board, outcomes: list[Outcome]) -> None:
         scope = board.scopes[index]
         if (
             outcomes[index] not in KEPT_OUTCOMES
-            and (scope < 0 or labels[scope] in _CONTAINERS)
+            and (scope < 0 or labels[scope] in CONTAINER_SCOPES)
             and 3 * links[index] < words[index]
             and leaves[index] != LINK_DENSE_LEAF
         ):
@@ -175,7 +174,7 @@ def apply_items(board: Board, outcomes: list[Outcome]) -> None:
             and outcomes[index] is not Outcome.COMMENTS
             and elements[index] in _ITEMS
             and scope >= 0
-            and labels[scope] in _CONTAINERS
+            and labels[scope] in CONTAINER_SCOPES
             and words[index]
             and 2 * links[index] <= words[index]
         ):

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from blockdensity.article import CONTENT_SCOPE, MAIN_SCOPE
+from blockdensity.article import CONTAINER_SCOPES
 from blockdensity.decide.board import Board
 from blockdensity.decide.outcome import KEPT_OUTCOMES, Outcome
 
@@ -46,7 +46,6 @@ _CARD_SHARE_NUM: Final = 2
 _CARD_SHARE_DEN: Final = 3
 # A grid's median card has at most this many words: a card, not an article's section.
 CARD_WORDS: Final = 80
-_CONTAINERS: Final = frozenset((MAIN_SCOPE, CONTENT_SCOPE))
 
 
 def apply(board: Board, outcomes: list[Outcome]) -> None:
@@ -85,7 +84,7 @@ def grid(board: Board) -> tuple[list[int], int]:
         ):
             continue
         if any(
-            scopes[index] >= 0 and labels[scopes[index]] not in _CONTAINERS
+            scopes[index] >= 0 and labels[scopes[index]] not in CONTAINER_SCOPES
             for blocks in siblings
             for index in blocks
         ):

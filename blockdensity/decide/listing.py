@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from blockdensity.article import CONTENT_SCOPE, MAIN_SCOPE
+from blockdensity.article import CONTAINER_SCOPES
 from blockdensity.decide.board import Board
 from blockdensity.decide.container import kept_span
 from blockdensity.decide.outcome import KEPT_OUTCOMES, Outcome
@@ -25,7 +25,6 @@ __all__ = ["CARD_LINE_WORDS", "apply"]
 # A line of a card is at most this long: a teaser, not an article's paragraph.
 CARD_LINE_WORDS: Final = 60
 _HEADINGS: Final = frozenset(f"h{level}" for level in range(1, 7))
-_CONTAINERS: Final = frozenset((MAIN_SCOPE, CONTENT_SCOPE))
 
 
 def apply(board: Board, outcomes: list[Outcome]) -> None:
@@ -35,7 +34,7 @@ def apply(board: Board, outcomes: list[Outcome]) -> None:
     in_card = False
     for index in range(first, last + 1):
         scope = board.scopes[index]
-        inside = scope < 0 or labels[scope] in _CONTAINERS
+        inside = scope < 0 or labels[scope] in CONTAINER_SCOPES
         if inside and elements[index] in _HEADINGS:
             if outcomes[index] not in KEPT_OUTCOMES:
                 outcomes[index] = Outcome.CARD

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from blockdensity.article import CONTENT_SCOPE, MAIN_SCOPE
+from blockdensity.article import CONTAINER_SCOPES
 from blockdensity.decide.board import Board
 from blockdensity.decide.container import kept_span
 from blockdensity.decide.outcome import Outcome
@@ -32,7 +32,6 @@ __all__ = ["MIN_WORDS", "apply"]
 # two related-post teasers of one trafilatura-eval page (0.9083 -> 0.9081),
 # 30 loses a paragraph the set marks as text (0.9080); 25 holds every set.
 MIN_WORDS: Final = 25
-_CONTAINERS: Final = frozenset((MAIN_SCOPE, CONTENT_SCOPE))
 # What ends a sentence, in the scripts whose punctuation differs; and what may
 # close one after it (a quotation mark, a parenthesis).
 _SENTENCE_ENDS: Final = frozenset(".!?\u3002\uff01\uff1f\u061f\u0964")
@@ -66,7 +65,7 @@ def apply(board: Board, outcomes: list[Outcome]) -> None:
             and words[index] >= MIN_WORDS
             and not links[index]
             and scope >= 0
-            and labels[scope] in _CONTAINERS
+            and labels[scope] in CONTAINER_SCOPES
         ):
             if texts is None:
                 texts = board.page.block_texts()

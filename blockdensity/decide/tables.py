@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from blockdensity.article import CONTENT_SCOPE, MAIN_SCOPE
+from blockdensity.article import CONTAINER_SCOPES
 from blockdensity.decide.board import Board
 from blockdensity.decide.container import kept_span
 from blockdensity.decide.outcome import KEPT_OUTCOMES, Outcome
@@ -36,9 +36,6 @@ def is_data_shape(shape: TableShape) -> bool:
     """Whether a table of `shape` may be a data table: two rows and two columns at least,
     no table nested in it (blockdensity.markdown's pipe tables follow it too)."""
     return not shape.nested and shape.rows >= MIN_ROWS and shape.columns >= MIN_COLUMNS
-
-
-_CONTAINERS: Final = frozenset((MAIN_SCOPE, CONTENT_SCOPE))
 
 
 def apply(board: Board, outcomes: list[Outcome]) -> None:
@@ -71,5 +68,7 @@ def apply(board: Board, outcomes: list[Outcome]) -> None:
             continue
         for index in blocks:
             scope = board.scopes[index]
-            if outcomes[index] not in KEPT_OUTCOMES and (scope < 0 or labels[scope] in _CONTAINERS):
+            if outcomes[index] not in KEPT_OUTCOMES and (
+                scope < 0 or labels[scope] in CONTAINER_SCOPES
+            ):
                 outcomes[index] = Outcome.TABLE
