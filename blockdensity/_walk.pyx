@@ -657,7 +657,13 @@ cdef int _find_hidden(bd_node* root, const AttributeIds* ids, list hidden, objec
     return 0
 
 
-# The class signature (Elements): FNV-1a, 32 bits.
+# The class signature (Elements): FNV-1a, 32 bits, over the first token of the
+# class attribute. The first token names the component (a BEM block, "card",
+# WordPress's "product" or "post"); the tokens after it vary from one sibling
+# to the next (WordPress's "post-15859", "first", "instock", "product_cat-x"),
+# so a signature over them all split a shop's grid of cards into one group a
+# card: measured on the four development sets, WCXB's listings 0.669 -> 0.677,
+# collections 0.661 -> 0.671, the three article sets unchanged.
 DEF FNV_OFFSET = 2166136261
 DEF FNV_PRIME = 16777619
 
@@ -670,15 +676,13 @@ cdef inline bint _ascii_space(Py_UCS4 c) noexcept:
 cdef uint32_t _signature_of(str value) noexcept:
     # The signature of a class value as a str (the bytes as selectolax decodes them).
     cdef uint32_t hashed = FNV_OFFSET
-    cdef bint started = False, spaced = False
+    cdef bint started = False
     cdef Py_UCS4 c
     for c in value:
         if _ascii_space(c):
-            spaced = started
+            if started:
+                break  # the first token ends
             continue
-        if spaced:
-            hashed = (hashed ^ SPACE) * FNV_PRIME
-            spaced = False
         hashed = (hashed ^ <uint32_t> c) * FNV_PRIME
         started = True
     if not started:
@@ -687,15 +691,14 @@ cdef uint32_t _signature_of(str value) noexcept:
 
 
 cdef uint32_t _signature(bd_attr* attr):
-    # The element's class signature: FNV-1a over the code points of its class
-    # attribute's tokens joined by one space (the spacing between tokens does
-    # not matter, their order does); 0: no class attribute, or no token; 1
-    # where the hash is 0. Read from the bytes while they are ASCII (the
-    # common case), else from their decoding, as selectolax decodes them.
+    # The element's class signature: FNV-1a over the code points of the first
+    # token of its class attribute; 0: no class attribute, or no token; 1 where
+    # the hash is 0. Read from the bytes while they are ASCII (the common case),
+    # else from their decoding, as selectolax decodes them.
     cdef const unsigned char* data
     cdef Py_ssize_t i
     cdef uint32_t hashed = FNV_OFFSET
-    cdef bint started = False, spaced = False
+    cdef bint started = False
     cdef unsigned char c
     if attr == NULL or attr.value == NULL or attr.value.data == NULL:
         return 0
@@ -705,11 +708,9 @@ cdef uint32_t _signature(bd_attr* attr):
         if c >= 0x80:
             return _signature_of(_value(attr))
         if _ascii_space(c):
-            spaced = started
+            if started:
+                break  # the first token ends
             continue
-        if spaced:
-            hashed = (hashed ^ SPACE) * FNV_PRIME
-            spaced = False
         hashed = (hashed ^ c) * FNV_PRIME
         started = True
     if not started:

@@ -3,8 +3,9 @@
 The walk (blockdensity._walk) keeps, for a few C stores per element, an
 element table (segment.Page.elements): the boundary elements it opened,
 <body> first, in document order, each with the entry it sits in and a
-signature of its class attribute; the entry each block sits in (that of its
-first visible text); and the classes of each <pre> and of its code child.
+signature of its class attribute's first token (the component it is an
+instance of); the entry each block sits in (that of its first visible
+text); and the classes of each <pre> and of its code child.
 `Structure` answers from it what Markdown output and the page-kind rules
 ask: a block's ancestors, its heading level, its list item (depth, ordering,
 place, continuation), its table cell (row, cell, th, header row), its <pre>'s

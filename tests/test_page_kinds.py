@@ -408,11 +408,12 @@ def test_a_layout_table_is_left_to_the_tree() -> None:
 
 
 def grid(count: int, *, card_class: str = "item") -> str:
-    """A shop's grid: sibling cards of a linked title, a price and a line, no heading."""
+    """A shop's grid: sibling cards of a linked title, a price and a line, no heading
+    (`card_class` may hold `{n}`, the card's number)."""
     return (
         "<div>"
         + "".join(
-            f'<div class="{card_class}"><a href="/p/{n}">{seq(f"g{n}x", 1, 5)}</a>'
+            f'<div class="{card_class.format(n=n)}"><a href="/p/{n}">{seq(f"g{n}x", 1, 5)}</a>'
             f"<div>{n + 1}.99 EUR</div><div>{seq(f'l{n}x', 1, 6)}</div></div>"
             for n in range(count)
         )
@@ -438,6 +439,23 @@ def test_a_collection_keeps_its_item_grid_on_pages_of_items_only() -> None:
         assert "g0x01" not in fit_text(SHOP, page_type=kind).text
     without = Conf(article_rules=ARTICLE_RULES - {Rule.ITEM_GRID})
     assert "g0x01" not in fit_text(SHOP, without, page_type=PageType.COLLECTION).text
+
+
+def test_a_grid_of_cards_whose_classes_name_each_card_is_one_grid() -> None:
+    # WordPress and its shops write each card's id, position and stock into its class
+    # ("product post-15 first instock"): the first token names the cards.
+    classes = "product post-{n} status-publish instock"
+    numbered = page(
+        f"{NAV}<p>{seq('i', 1, 45)}</p>{grid(6, card_class=classes)}"
+        f"<footer><p>{seq('f', 1, 8)}</p></footer>"
+    )
+    fit = fit_text(numbered, page_type=PageType.COLLECTION)
+    for n in range(6):
+        assert seq(f"g{n}x", 1, 5) in fit.text
+    assert Reason.ITEM_GRID in {block.reason for block in fit.blocks}
+    # Cards whose first tokens differ are no grid.
+    mixed = page(f"{NAV}<p>{seq('i', 1, 45)}</p>{grid(6, card_class='kind{n} product')}")
+    assert "g0x01" not in fit_text(mixed, page_type=PageType.COLLECTION).text
 
 
 def entries(count: int, title: int = 14) -> str:

@@ -1,7 +1,7 @@
 """The rule of a listing's or a collection's item grid: its cards are its content.
 
 A shop's category page or a blog's index is a grid of cards: sibling
-elements of one tag and one class, each a linked title and a line or two
+elements of one tag and one first class token, each a linked title and a line or two
 (a price, a teaser, a date). The published tree rejects a card's title as
 link-dense and its lines as short, so that such a page keeps its intro and
 its footer's prose and loses its items; where the page declares no main
@@ -33,7 +33,7 @@ from blockdensity.decide.outcome import KEPT_OUTCOMES, Outcome
 
 __all__ = ["CARD_WORDS", "ENTRY_WORDS", "LEAST_CARDS", "apply", "grid"]
 
-# A grid has at least this many cards, siblings of one tag and one class.
+# A grid has at least this many cards, siblings of one tag and one first class token.
 LEAST_CARDS: Final = 3
 # A card is two blocks with words or more (a title and a line), or one block
 # of at least ENTRY_WORDS words (a list item holding both; a menu's items are

@@ -116,13 +116,13 @@ _CLASS_SPACE: Final = re.compile("[ \t\n\f\r]+")
 
 
 def signature(value: str | None) -> int:
-    """A class attribute's signature: FNV-1a (32 bits) over the code points of its tokens
-    joined by one space; 0 for no token, 1 where the hash is 0."""
+    """A class attribute's signature: FNV-1a (32 bits) over the code points of its first
+    token; 0 for no token, 1 where the hash is 0."""
     tokens = [token for token in _CLASS_SPACE.split(value or "") if token]
     if not tokens:
         return 0
     hashed = 2166136261
-    for character in " ".join(tokens):
+    for character in tokens[0]:
         hashed = ((hashed ^ ord(character)) * 16777619) & 0xFFFFFFFF
     return hashed or 1
 
