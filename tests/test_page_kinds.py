@@ -500,6 +500,18 @@ def test_a_grid_in_the_navigation_is_not_the_content() -> None:
     assert "g0x01" not in fit.text
 
 
+def test_a_grid_in_a_box_is_a_page_of_items_content_but_not_in_comments() -> None:
+    # "gallery" and "promo" name an article's boxes; on a page of items, its products.
+    for name in ("product-gallery", "promo-tiles"):
+        html = page(f"{NAV}<p>{seq('i', 1, 45)}</p><div class={name}>{grid(6)}</div>")
+        fit = fit_text(html, page_type=PageType.COLLECTION)
+        assert seq("g3x", 1, 5) in fit.text, name
+        assert Reason.ITEM_GRID in {block.reason for block in fit.blocks}
+        assert "g3x01" not in fit_text(html, page_type=PageType.ARTICLE).text
+    html = page(f"{NAV}<p>{seq('i', 1, 45)}</p><div class=comments>{grid(6)}</div>")
+    assert "g3x01" not in fit_text(html, page_type=PageType.COLLECTION).text
+
+
 # A carousel's slide cloned for its loop: a heading and its line, and a long
 # paragraph, each twice in another element; a short answer repeated on its
 # own is the text's.

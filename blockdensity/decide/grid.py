@@ -14,8 +14,8 @@ tag and one class signature, most of them cards (two blocks with words or
 more, or one block of at least ENTRY_WORDS words, a catalogue's or a
 bibliography's entry that holds a linked title and its line in one list
 item; a median card of at most CARD_WORDS words), none of its blocks in a
-dropped element or region but the containers the article rules trust, that
-holds the most words. When that grid holds at least as many words as the
+dropped element or region but the containers the article rules trust and the
+boxes (GRID_SCOPES), that holds the most words. When that grid holds at least as many words as the
 page keeps (the other rules may have left nothing: a page whose only prose
 is a cookie notice), it is the page's content and every block of it is kept; a
 smaller grid (related products, a few teasers beside an article) is left
@@ -27,11 +27,11 @@ from __future__ import annotations
 
 from typing import Final
 
-from blockdensity.article import CONTAINER_SCOPES
+from blockdensity.article import BOXES_SCOPE, CONTAINER_SCOPES
 from blockdensity.decide.board import Board
 from blockdensity.decide.outcome import KEPT_OUTCOMES, Outcome
 
-__all__ = ["CARD_WORDS", "ENTRY_WORDS", "LEAST_CARDS", "apply", "grid"]
+__all__ = ["CARD_WORDS", "ENTRY_WORDS", "GRID_SCOPES", "LEAST_CARDS", "apply", "grid"]
 
 # A grid has at least this many cards, siblings of one tag and one first class token.
 LEAST_CARDS: Final = 3
@@ -46,6 +46,15 @@ _CARD_SHARE_NUM: Final = 2
 _CARD_SHARE_DEN: Final = 3
 # A grid's median card has at most this many words: a card, not an article's section.
 CARD_WORDS: Final = 80
+# The regions a grid may lie in: the containers the article rules trust, and the
+# boxes. The box words name what surrounds an article ("gallery", "promo",
+# "author", "related"); on a page of items they name the items themselves (a
+# shop's product gallery, a card's author line). Navigation, footers, comments
+# and consent notices are still no grid's. Measured on the four development
+# sets: WCXB's listings 0.677 -> 0.684, collections 0.671 -> 0.674 (five pages
+# gain, three lose at most 0.05); the article sets unchanged (the rule runs on
+# listings and collections only).
+GRID_SCOPES: Final = CONTAINER_SCOPES | {BOXES_SCOPE}
 
 
 def apply(board: Board, outcomes: list[Outcome]) -> None:
@@ -84,11 +93,11 @@ def grid(board: Board) -> tuple[list[int], int]:
         ):
             continue
         if any(
-            scopes[index] >= 0 and labels[scopes[index]] not in CONTAINER_SCOPES
+            scopes[index] >= 0 and labels[scopes[index]] not in GRID_SCOPES
             for blocks in siblings
             for index in blocks
         ):
-            continue  # in navigation, a footer, comments or a box: not the content
+            continue  # in navigation, a footer, comments or a notice: not the content
         card_words = sorted(sum(words[index] for index in blocks) for blocks in cards)
         if card_words[len(card_words) // 2] > CARD_WORDS:
             continue
