@@ -243,30 +243,30 @@ def confidence(figures: Figures) -> float:
 
 # BEGIN WEIGHTS (written by bench/confidence_train.py; edit there, not here)
 WEIGHTS: Final[tuple[float, ...]] = (
-    0.6616,  # bias
-    1.7999,  # kept_words
-    -0.5499,  # kept_blocks
-    -2.2517,  # pieces
-    3.2426,  # words_per_block
-    -0.9790,  # length
-    -0.4051,  # kept_link_density
-    0.5613,  # dropped_link_density
-    -0.6730,  # rejected
-    -0.1884,  # dropped
-    0.0577,  # rule_dropped
-    -1.0297,  # rule_kept
-    -0.1329,  # article
-    -1.2894,  # fallback_single_block
-    -0.7719,  # fallback_nothing_kept
-    1.1643,  # fallback_no_text
-    -0.6755,  # fallback_noscript
-    -0.8226,  # fallback_deferred_content
-    -0.2047,  # type_forum
-    -0.8832,  # type_product
-    -0.7057,  # type_collection
-    -0.4084,  # type_listing
-    -0.1378,  # type_documentation
-    -0.3496,  # type_service
-    0.8321,  # type_confidence
+    0.7601,  # bias
+    1.6883,  # kept_words
+    -0.4533,  # kept_blocks
+    -2.3515,  # pieces
+    3.1752,  # words_per_block
+    -1.0337,  # length
+    -0.3506,  # kept_link_density
+    0.5900,  # dropped_link_density
+    -0.6190,  # rejected
+    -0.1765,  # dropped
+    0.0736,  # rule_dropped
+    -1.1913,  # rule_kept
+    -0.1081,  # article
+    -1.3341,  # fallback_single_block
+    -0.5247,  # fallback_nothing_kept
+    1.1101,  # fallback_no_text
+    -0.7179,  # fallback_noscript
+    -0.8224,  # fallback_deferred_content
+    -0.1385,  # type_forum
+    -0.8608,  # type_product
+    -0.6519,  # type_collection
+    -0.3509,  # type_listing
+    -0.1218,  # type_documentation
+    -0.3317,  # type_service
+    0.8506,  # type_confidence
 )
 # END WEIGHTS
