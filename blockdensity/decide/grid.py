@@ -1,12 +1,12 @@
 """The rule of a listing's or a collection's item grid: its cards are its content.
 
 A shop's category page or a blog's index is a grid of cards: sibling
-elements of one tag and one first class token, each a linked title and a line or two
-(a price, a teaser, a date). The published tree rejects a card's title as
-link-dense and its lines as short, so that such a page keeps its intro and
-its footer's prose and loses its items; where the page declares no main
-container (container_text) and its cards have no headings (item_cards),
-nothing else brings them back.
+elements of one tag and one first class token, each a linked title and a
+line or two (a price, a teaser, a date). The published tree rejects a
+card's title as link-dense and its lines as short, so that such a page
+keeps its intro and its footer's prose and loses its items; where the
+page declares no main container (container_text) and its cards have no
+headings (item_cards), nothing else brings them back.
 
 item_grid finds the page's grid by structure alone (blockdensity.structure:
 repeated siblings): the group of at least three sibling elements with one
