@@ -500,6 +500,34 @@ def test_a_grid_in_the_navigation_is_not_the_content() -> None:
     assert "g0x01" not in fit.text
 
 
+def shelf(prefix: str, count: int, card_class: str) -> str:
+    """A grid of `count` cards like grid()'s, their texts named by `prefix`."""
+    return (
+        "<div>"
+        + "".join(
+            f'<div class="{card_class}"><a href="/{prefix}/{n}">{seq(f"{prefix}{n}x", 1, 5)}</a>'
+            f"<div>{n + 1}.99 EUR</div><div>{seq(f'{prefix}l{n}x', 1, 6)}</div></div>"
+            for n in range(count)
+        )
+        + "</div>"
+    )
+
+
+def test_a_page_of_items_keeps_each_grid_of_a_quarter_of_the_largest_ones_words() -> None:
+    # Featured items over all of them: two grids, both the page's items.
+    html = page(f"{NAV}<p>{seq('i', 1, 45)}</p>{shelf('f', 3, 'featured')}{shelf('a', 8, 'item')}")
+    fit = fit_text(html, page_type=PageType.COLLECTION)
+    for n in range(8):
+        assert seq(f"a{n}x", 1, 5) in fit.text
+    for n in range(3):
+        assert seq(f"f{n}x", 1, 5) in fit.text
+    # Under a quarter of the largest grid's words: a strip of teasers, left to the tree.
+    small = page(f"{NAV}<p>{seq('i', 1, 45)}</p>{shelf('f', 3, 'teaser')}{shelf('a', 16, 'item')}")
+    fit = fit_text(small, page_type=PageType.COLLECTION)
+    assert seq("a15x", 1, 5) in fit.text
+    assert "f0x01" not in fit.text
+
+
 def test_a_grid_in_a_box_is_a_page_of_items_content_but_not_in_comments() -> None:
     # "gallery" and "promo" name an article's boxes; on a page of items, its products.
     for name in ("product-gallery", "promo-tiles"):
