@@ -243,30 +243,30 @@ def confidence(figures: Figures) -> float:
 
 # BEGIN WEIGHTS (written by bench/confidence_train.py; edit there, not here)
 WEIGHTS: Final[tuple[float, ...]] = (
-    0.7601,  # bias
-    1.6883,  # kept_words
-    -0.4533,  # kept_blocks
-    -2.3515,  # pieces
-    3.1752,  # words_per_block
-    -1.0337,  # length
-    -0.3506,  # kept_link_density
-    0.5900,  # dropped_link_density
-    -0.6190,  # rejected
-    -0.1765,  # dropped
-    0.0736,  # rule_dropped
-    -1.1913,  # rule_kept
-    -0.1081,  # article
-    -1.3341,  # fallback_single_block
-    -0.5247,  # fallback_nothing_kept
-    1.1101,  # fallback_no_text
-    -0.7179,  # fallback_noscript
-    -0.8224,  # fallback_deferred_content
-    -0.1385,  # type_forum
-    -0.8608,  # type_product
-    -0.6519,  # type_collection
-    -0.3509,  # type_listing
-    -0.1218,  # type_documentation
-    -0.3317,  # type_service
-    0.8506,  # type_confidence
+    0.7660,  # bias
+    1.6683,  # kept_words
+    -0.4458,  # kept_blocks
+    -2.3787,  # pieces
+    3.1744,  # words_per_block
+    -1.0142,  # length
+    -0.3165,  # kept_link_density
+    0.5612,  # dropped_link_density
+    -0.5848,  # rejected
+    -0.1567,  # dropped
+    0.0046,  # rule_dropped
+    -1.2021,  # rule_kept
+    -0.1105,  # article
+    -1.3404,  # fallback_single_block
+    -0.5458,  # fallback_nothing_kept
+    1.1225,  # fallback_no_text
+    -0.7216,  # fallback_noscript
+    -0.8312,  # fallback_deferred_content
+    -0.1371,  # type_forum
+    -0.8582,  # type_product
+    -0.6243,  # type_collection
+    -0.3475,  # type_listing
+    -0.1192,  # type_documentation
+    -0.3268,  # type_service
+    0.8597,  # type_confidence
 )
 # END WEIGHTS
