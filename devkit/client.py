@@ -21,6 +21,10 @@ from worker.config import StageSettings
 
 __all__ = ["Client", "Received"]
 
+# Seconds a passive declare of the queue a drain reads may take (a reconnection
+# included) before the drain gives up and its caller tries again.
+_DECLARE_TIMEOUT = 10.0
+
 
 class Received(NamedTuple):
     """A message as `Client` reads it."""
@@ -109,7 +113,15 @@ class Client:
         """
         got: list[Received] = []
         deadline = asyncio.get_running_loop().time() + timeout
-        declared = await self.channel.declare_queue(queue, passive=True)
+        # Not robust: a queue declared robust is declared again when the robust
+        # connection restores the channel, and a quorum queue whose leader was on
+        # a node just killed answers that with "nodedown", which fails the
+        # restore and leaves every later call waiting for a channel that is never
+        # ready (aio-pika's RobustChannel.ready). Bounded, so that a caller that
+        # retries (`collect` in devkit.messages) does so.
+        declared = await asyncio.wait_for(
+            self.channel.declare_queue(queue, passive=True, robust=False), _DECLARE_TIMEOUT
+        )
         while len(got) < count and asyncio.get_running_loop().time() < deadline:
             message = await declared.get(fail=False, timeout=5)
             if message is None:
