@@ -407,14 +407,15 @@ def test_a_layout_table_is_left_to_the_tree() -> None:
     )
 
 
-def grid(count: int, *, card_class: str = "item") -> str:
+def grid(count: int, *, card_class: str = "item", title: str = "g", line: str = "l") -> str:
     """A shop's grid: sibling cards of a linked title, a price and a line, no heading
-    (`card_class` may hold `{n}`, the card's number)."""
+    (`card_class` may hold `{n}`, the card's number; the n-th card's title words are
+    `title` n "x" 01..05, its line's `line` n "x" 01..06)."""
     return (
         "<div>"
         + "".join(
-            f'<div class="{card_class.format(n=n)}"><a href="/p/{n}">{seq(f"g{n}x", 1, 5)}</a>'
-            f"<div>{n + 1}.99 EUR</div><div>{seq(f'l{n}x', 1, 6)}</div></div>"
+            f'<div class="{card_class.format(n=n)}"><a href="/p/{n}">{seq(f"{title}{n}x", 1, 5)}'
+            f"</a><div>{n + 1}.99 EUR</div><div>{seq(f'{line}{n}x', 1, 6)}</div></div>"
             for n in range(count)
         )
         + "</div>"
@@ -500,29 +501,18 @@ def test_a_grid_in_the_navigation_is_not_the_content() -> None:
     assert "g0x01" not in fit.text
 
 
-def shelf(prefix: str, count: int, card_class: str) -> str:
-    """A grid of `count` cards like grid()'s, their texts named by `prefix`."""
-    return (
-        "<div>"
-        + "".join(
-            f'<div class="{card_class}"><a href="/{prefix}/{n}">{seq(f"{prefix}{n}x", 1, 5)}</a>'
-            f"<div>{n + 1}.99 EUR</div><div>{seq(f'{prefix}l{n}x', 1, 6)}</div></div>"
-            for n in range(count)
-        )
-        + "</div>"
-    )
-
-
 def test_a_page_of_items_keeps_each_grid_of_a_quarter_of_the_largest_ones_words() -> None:
     # Featured items over all of them: two grids, both the page's items.
-    html = page(f"{NAV}<p>{seq('i', 1, 45)}</p>{shelf('f', 3, 'featured')}{shelf('a', 8, 'item')}")
+    featured = grid(3, card_class="featured", title="f", line="fl")
+    html = page(f"{NAV}<p>{seq('i', 1, 45)}</p>{featured}{grid(8, title='a', line='al')}")
     fit = fit_text(html, page_type=PageType.COLLECTION)
     for n in range(8):
         assert seq(f"a{n}x", 1, 5) in fit.text
     for n in range(3):
         assert seq(f"f{n}x", 1, 5) in fit.text
     # Under a quarter of the largest grid's words: a strip of teasers, left to the tree.
-    small = page(f"{NAV}<p>{seq('i', 1, 45)}</p>{shelf('f', 3, 'teaser')}{shelf('a', 16, 'item')}")
+    teasers = grid(3, card_class="teaser", title="f", line="fl")
+    small = page(f"{NAV}<p>{seq('i', 1, 45)}</p>{teasers}{grid(16, title='a', line='al')}")
     fit = fit_text(small, page_type=PageType.COLLECTION)
     assert seq("a15x", 1, 5) in fit.text
     assert "f0x01" not in fit.text

@@ -21,8 +21,9 @@ nothing: a page whose only prose is a cookie notice), it is the page's
 content and every block of it is kept, with those of every other grid of
 at least a quarter of its words (OTHER_GRID_SHARE: featured items over all
 of them); a smaller grid (related products, a few teasers beside an
-article) is left to the other rules. Measured on the four development sets (BENCHMARKS.md,
-"Rules by kind of page"); it runs on listings and collections (decide.kinds).
+article) is left to the other rules. Measured on the four development sets
+(BENCHMARKS.md, "Rules by kind of page"); it runs on listings and
+collections (decide.kinds).
 """
 
 from __future__ import annotations
