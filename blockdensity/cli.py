@@ -21,7 +21,7 @@ from typing import TextIO
 
 from blockdensity.conf import DEFAULT_CONF, Comments, Profile
 from blockdensity.confidence import figures_of, terms
-from blockdensity.decide.kinds import TYPE_CONFIDENCE
+from blockdensity.decide.kinds import SCANT_WORDS, TYPE_CONFIDENCE
 from blockdensity.fit import fit_text
 from blockdensity.highlight import highlight
 from blockdensity.pagetype import PageType
@@ -212,6 +212,11 @@ def _page_type_line(fit: Fit) -> str:
         ran = "judged as an article"
     elif sure >= TYPE_CONFIDENCE:
         ran = f"the rules for {kind.value} pages ran"
+    elif fit.rules_kind is kind:
+        ran = (
+            f"under {TYPE_CONFIDENCE}, but as an article under {SCANT_WORDS} words were kept:"
+            f" the rules for {kind.value} pages ran"
+        )
     else:
         ran = f"under {TYPE_CONFIDENCE}: judged as an article"
     return f"page type: {kind.value} {sure:.3f} ({ran})\n"

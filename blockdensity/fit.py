@@ -168,6 +168,7 @@ def record(  # noqa: PLR0913, PLR0917 - every stage's result, and the configurat
         text_sha256=hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest(),
         metadata=metadata,
         encoding=source.encoding,
+        rules_kind=verdict.kind,
         comments=rendered.comments,
         truncated=parsed.truncated,
         page_type=page_type,

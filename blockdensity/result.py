@@ -367,6 +367,15 @@ class Fit(Summary):
     encoding: str | None = field(
         metadata=_doc("What the bytes were decoded as; None when given str.")
     )
+    rules_kind: PageType | None = field(
+        default=None,
+        metadata=_doc(
+            "The kind of page whose rules ran (blockdensity.decide.kinds): page_type where"
+            " page_type_confidence is at least 0.4, or where under it the article's rules kept"
+            " under 50 words and the kind's keep more; article otherwise. None under the"
+            " published profile, which runs no rules."
+        ),
+    )
     block_factory: Callable[[], tuple[Block, ...]] = field(repr=False, compare=False)
     # (the text's Markdown, the comments' Markdown or None), rendered when first read.
     markdown_factory: Callable[[], tuple[str, str | None]] = field(

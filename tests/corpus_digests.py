@@ -16,10 +16,11 @@ they are), sample_digests.json for the repository's sample of them
   language, fallback, counts, profile, encoding), as canonical JSON, but the
   confidence: an estimate of the fit's quality from a model retrained as the
   rules change (bench/confidence_train.py), not an output of the fit's
-  rules; tests/test_confidence.py holds how it is computed. Nor the page type
-  and its confidence: a classifier's answer, refitted as its evidence changes
-  (bench/pagetype_train.py); what it changes in the text shows in `text`, and
-  tests/test_evidence.py and tests/test_pagetype.py hold how it is computed.
+  rules; tests/test_confidence.py holds how it is computed. Nor the page type,
+  its confidence and the kind whose rules ran: a classifier's answer, refitted
+  as its evidence changes (bench/pagetype_train.py); what it changes in the
+  text shows in `text`, and tests/test_evidence.py and tests/test_pagetype.py
+  hold how it is computed.
 
 Digests are the first 16 hex digits: enough to see any change, small enough
 to keep in the repository. tests/test_corpus_digests.py checks them; a
@@ -59,7 +60,7 @@ _APART: Final = frozenset(
     {"text", "text_sha256", "metadata", "lang_detected", "lang_confidence", "comments"}
 )
 # The record's fields no entry covers (the module's docstring says why).
-_UNDIGESTED: Final = frozenset({"confidence", "page_type", "page_type_confidence"})
+_UNDIGESTED: Final = frozenset({"confidence", "page_type", "page_type_confidence", "rules_kind"})
 
 
 def page_files(data: Path = DEFAULT_DATA) -> list[Path]:

@@ -11,6 +11,7 @@ runs check that the module is a working command.
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import os
@@ -21,7 +22,8 @@ from pathlib import Path
 
 import pytest
 
-from blockdensity import cli, fit_text
+from blockdensity import PageType, cli, fit_text
+from blockdensity.decide.kinds import SCANT_WORDS, TYPE_CONFIDENCE
 from tests.helpers import seq
 
 A20 = seq("a", 1, 20)
@@ -210,6 +212,26 @@ def test_explain_lists_every_block_with_its_figures_and_the_verdict(
         f"page type: {fitted.page_type.value} {fitted.page_type_confidence:.3f} ("
     )
     assert len(lines) == 9
+
+
+@pytest.mark.parametrize(
+    ("sure", "ran", "says"),
+    [
+        (0.9, PageType.LISTING, "(the rules for listing pages ran)"),
+        (0.3, PageType.ARTICLE, f"(under {TYPE_CONFIDENCE}: judged as an article)"),
+        (
+            0.3,
+            PageType.LISTING,
+            f"(under {TYPE_CONFIDENCE}, but as an article under {SCANT_WORDS} words were kept:"
+            " the rules for listing pages ran)",
+        ),
+    ],
+)
+def test_explain_says_whose_rules_ran_on_the_page(sure: float, ran: PageType, says: str) -> None:
+    fit = dataclasses.replace(
+        fit_text(ARTICLE), page_type=PageType.LISTING, page_type_confidence=sure, rules_kind=ran
+    )
+    assert cli._page_type_line(fit) == f"page type: listing {sure:.3f} {says}\n"
 
 
 def test_explain_shows_the_terms_of_the_confidence_largest_first(

@@ -326,10 +326,11 @@ def test_to_dict_is_json_with_enums_as_their_values() -> None:
         "text", "title", "lang", "fallback", "fallback_reason", "blocks_total",
         "blocks_with_words", "blocks_kept", "words_total", "words_kept", "profile", "lang_detected",
         "lang_confidence", "text_sha256", "metadata", "encoding", "comments", "truncated",
-        "confidence", "page_type", "page_type_confidence",
+        "confidence", "page_type", "page_type_confidence", "rules_kind",
         "blocks",
     }  # fmt: skip
     assert data["page_type"] in {kind.value for kind in PageType}
+    assert data["rules_kind"] in {kind.value for kind in PageType}
     assert data["text"] == result.text
     assert data["title"] == "t"
     assert [block["decision"] for block in data["blocks"]] == ["dropped", "content", "content"]

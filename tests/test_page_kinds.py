@@ -22,7 +22,15 @@ from blockdensity import (
     fit_text,
 )
 from blockdensity.conf import ARTICLE_RULES
-from blockdensity.decide.kinds import KIND_ONLY, KIND_RULES, TYPE_CONFIDENCE, rules_for
+from blockdensity.decide import Verdict, decide
+from blockdensity.decide.kinds import (
+    KIND_ONLY,
+    KIND_RULES,
+    SCANT_WORDS,
+    TYPE_CONFIDENCE,
+    rules_for,
+)
+from blockdensity.fit import read_page
 from blockdensity.pagetype import PageType
 from tests.helpers import page, seq
 
@@ -440,6 +448,44 @@ def test_a_collection_keeps_its_item_grid_on_pages_of_items_only() -> None:
         assert "g0x01" not in fit_text(SHOP, page_type=kind).text
     without = Conf(article_rules=ARTICLE_RULES - {Rule.ITEM_GRID})
     assert "g0x01" not in fit_text(SHOP, without, page_type=PageType.COLLECTION).text
+
+
+def unsure(html: str, kind: PageType) -> Verdict:
+    """The verdict on a page the classifier calls `kind`, but less than surely."""
+    read = read_page(html, DEFAULT_CONF)
+    return decide(read.page, read.measures, DEFAULT_CONF, kind, TYPE_CONFIDENCE - 0.01)
+
+
+def test_an_unsure_kind_whose_page_is_scant_as_an_article_meets_its_kinds_rules() -> None:
+    # The grid alone: as an article, the tree rejects every card.
+    bare = page(f"{NAV}{grid(6)}<footer><p>{seq('f', 1, 8)}</p></footer>")
+    verdict = unsure(bare, PageType.COLLECTION)
+    assert verdict.kind is PageType.COLLECTION
+    fit = fit_text(bare, page_type=PageType.COLLECTION)
+    assert verdict.kept == [
+        block.index for block in fit.blocks if block.decision is Decision.CONTENT
+    ]
+    assert Reason.ITEM_GRID in {fit.blocks[index].reason for index in verdict.kept}
+    # Unsure of an article, or of a kind whose rules keep no more: the article's verdict.
+    assert unsure(bare, PageType.ARTICLE).kind is PageType.ARTICLE
+    assert unsure(bare, PageType.FORUM).kind is PageType.ARTICLE
+
+
+def test_an_unsure_kind_whose_page_has_text_as_an_article_is_judged_as_one() -> None:
+    # SCANT_WORDS words of intro: enough text as an article; its grid stays out.
+    html = page(f"{NAV}<p>{seq('i', 1, SCANT_WORDS)}</p>{grid(6)}")
+    verdict = unsure(html, PageType.COLLECTION)
+    assert verdict.kind is PageType.ARTICLE
+    assert verdict.words_kept == SCANT_WORDS
+    assert fit_text(html, page_type=PageType.ARTICLE).words_kept == SCANT_WORDS
+    assert fit_text(html, page_type=PageType.COLLECTION).words_kept > SCANT_WORDS
+
+
+def test_a_fit_says_which_kinds_rules_ran() -> None:
+    assert fit_text(SHOP, page_type=PageType.LISTING).rules_kind is PageType.LISTING
+    assert fit_text(SHOP, PUBLISHED_CONF, page_type=PageType.LISTING).rules_kind is None
+    without = Conf(article_rules=frozenset())
+    assert fit_text(SHOP, without, page_type=PageType.LISTING).rules_kind is None
 
 
 def test_a_grid_of_cards_whose_classes_name_each_card_is_one_grid() -> None:

@@ -18,15 +18,14 @@ class Board:
     __slots__ = (
         "_structure",
         "elements",
+        "kind",
         "labels",
         "leaves",
         "links",
         "page",
-        "page_type",
         "parents",
         "rules",
         "scopes",
-        "type_confidence",
         "words",
     )
 
@@ -42,8 +41,7 @@ class Board:
         parents: list[int],
         rules: frozenset[Rule],
         page: Page,
-        page_type: PageType = PageType.ARTICLE,
-        type_confidence: float = 0.0,
+        kind: PageType = PageType.ARTICLE,
     ) -> None:
         self.words = words  # each block's words (docs/spec.md section 3)
         self.links = links  # each block's words inside links
@@ -59,8 +57,9 @@ class Board:
         # The rules that run after the tree (none: the published fit), those of
         # other kinds of page already taken out (decide.kinds).
         self.rules = rules
-        self.page_type = page_type  # what kind of page it is (blockdensity.pagetype)
-        self.type_confidence = type_confidence  # how sure that is, 0 to 1
+        # The kind of page whose rules run (decide.kinds): the classifier's, or an
+        # article where it is unsure.
+        self.kind = kind
         # The walk's page, for the rules that read its structure (decide.tables).
         self.page = page
         self._structure: Structure | None = None

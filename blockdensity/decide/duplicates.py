@@ -32,7 +32,6 @@ from __future__ import annotations
 from typing import Final
 
 from blockdensity.decide.board import Board
-from blockdensity.decide.kinds import judged_kind
 from blockdensity.decide.outcome import KEPT_OUTCOMES, Outcome
 from blockdensity.pagetype import PageType
 
@@ -55,7 +54,7 @@ def apply(board: Board, outcomes: list[Outcome]) -> None:
     ]
     if len(kept) < _PAIR:
         return
-    copies_only = judged_kind(board.page_type, board.type_confidence) is PageType.ARTICLE
+    copies_only = board.kind is PageType.ARTICLE
     # On an article, first a bound that costs no text: a copy's blocks have the word
     # counts of the blocks they copy (but where a link splits a word), so where the
     # blocks whose count a block before them had cannot make a copy of the text, no

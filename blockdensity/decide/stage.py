@@ -9,8 +9,11 @@ decide.article; then the rules by kind of page, which decide.kinds runs on
 the kinds of page they serve: decide.container, decide.forum,
 decide.posts, decide.facets, decide.listing, decide.grid, decide.title,
 decide.related, decide.sections, decide.chrome, decide.prose, decide.code,
-decide.headings, decide.duplicates). Where the rules took everything the
-tree kept, the published verdict stands (but for a cookie-consent notice);
+decide.headings, decide.duplicates). On a page judged an article because
+the classifier was unsure of its kind, where the article's rules keep under
+SCANT_WORDS words, the rules of its likeliest kind are tried too, and their
+verdict stands where it keeps more (decide.kinds). Where the rules took
+everything the tree kept, the published verdict stands (but for a cookie-consent notice);
 where nothing with words is left, the whole page is kept (but for such a
 notice, where the rest holds words) and the verdict says why (the fallback,
 docs/spec.md section 6).
@@ -46,7 +49,7 @@ from blockdensity.decide import (
     title,
 )
 from blockdensity.decide.board import Board
-from blockdensity.decide.kinds import rules_for
+from blockdensity.decide.kinds import SCANT_WORDS, judged_kind, rules_of_kind
 from blockdensity.decide.outcome import KEPT_OUTCOMES, Outcome
 from blockdensity.decide.tree import CONTENT_LEAVES, classify
 from blockdensity.measure import Measures
@@ -98,7 +101,7 @@ _CONSENT: Final = Outcome.CONSENT
 class Verdict:
     """What the decide stage settled for a page."""
 
-    __slots__ = ("comments", "fallback", "kept", "leaves", "outcomes", "words_kept")
+    __slots__ = ("comments", "fallback", "kept", "kind", "leaves", "outcomes", "words_kept")
 
     def __init__(  # noqa: PLR0913 - the stage's figures, built in one place
         self,
@@ -109,6 +112,7 @@ class Verdict:
         words_kept: int,
         comments: list[int],
         fallback: FallbackReason | None,
+        kind: PageType | None,
     ) -> None:
         self.leaves = leaves  # each block's leaf of the published tree
         self.outcomes = outcomes  # each block's outcome
@@ -118,6 +122,8 @@ class Verdict:
         # Fit.comments (none on fallback).
         self.comments = comments
         self.fallback = fallback  # why the whole page is kept, or None
+        # The kind of page whose rules ran (decide.kinds); None: no rules ran.
+        self.kind = kind
 
 
 def decide(
@@ -131,6 +137,7 @@ def decide(
     `type_confidence`), the blocks kept, and the fallback."""
     words, links = measures
     blocks = page.blocks
+    kind = judged_kind(page_type, type_confidence)
     board = Board(
         words=words,
         links=links,
@@ -139,14 +146,22 @@ def decide(
         scopes=[block[DROP] for block in blocks],
         labels=page.drop_scopes,
         parents=page.scope_parents,
-        rules=rules_for(conf.rules, page_type, type_confidence) if conf.rules else conf.rules,
-        page_type=page_type,
-        type_confidence=type_confidence,
+        rules=rules_of_kind(conf.rules, kind) if conf.rules else conf.rules,
+        kind=kind,
         page=page,
     )
     outcomes = _judge(board)
     kept = [index for index, outcome in enumerate(outcomes) if outcome in KEPT_OUTCOMES]
     kept_words = [words[index] for index in kept]
+    if board.rules and kind is not page_type and sum(kept_words) < SCANT_WORDS:
+        # Judged an article for want of certainty, and (almost) empty as one: the
+        # likeliest kind's rules may find what the article's do not (decide.kinds).
+        likeliest = _with_rules(board, rules_of_kind(conf.rules, page_type), page_type)
+        second = _judge(likeliest)
+        second_kept = [index for index, outcome in enumerate(second) if outcome in KEPT_OUTCOMES]
+        if sum(words[index] for index in second_kept) > sum(kept_words):
+            board, outcomes, kept = likeliest, second, second_kept
+            kept_words = [words[index] for index in kept]
     if board.rules and not any(kept_words):
         # The rules took all the tree kept (a page whose whole text sits in a
         # region named like comments, or is only short headings): the
@@ -181,6 +196,7 @@ def decide(
         words_kept=sum(kept_words),
         comments=comments,
         fallback=fallback,
+        kind=board.kind if board.rules else None,
     )
 
 
@@ -208,6 +224,11 @@ def _judge(board: Board) -> list[Outcome]:
 
 def _published(board: Board) -> Board:
     """`board` without rules: what the published fit reads."""
+    return _with_rules(board, frozenset(), board.kind)
+
+
+def _with_rules(board: Board, rules: frozenset[Rule], kind: PageType) -> Board:
+    """`board` with other rules, those of `kind`'s pages."""
     return Board(
         words=board.words,
         links=board.links,
@@ -216,9 +237,8 @@ def _published(board: Board) -> Board:
         scopes=board.scopes,
         labels=board.labels,
         parents=board.parents,
-        rules=frozenset(),
-        page_type=board.page_type,
-        type_confidence=board.type_confidence,
+        rules=rules,
+        kind=kind,
         page=board.page,
     )
 
