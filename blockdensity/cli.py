@@ -21,7 +21,7 @@ from typing import TextIO
 
 from blockdensity.conf import DEFAULT_CONF, Comments, Profile
 from blockdensity.confidence import figures_of, terms
-from blockdensity.decide.kinds import SCANT_WORDS, TYPE_CONFIDENCE
+from blockdensity.decide.kinds import SCANT_WORDS, TYPE_CONFIDENCE, judged_kind
 from blockdensity.fit import fit_text
 from blockdensity.highlight import highlight
 from blockdensity.pagetype import PageType
@@ -206,19 +206,23 @@ def _page_type_line(fit: Fit) -> str:
     kind, sure = fit.page_type, fit.page_type_confidence
     if kind is None or sure is None:
         return "page type: not classified (the published profile runs no rules by kind)\n"
+    judged = judged_kind(kind, sure)
     if fit.profile is Profile.PUBLISHED:
         ran = "given; the published profile runs no rules by kind of page"
+    elif fit.rules_kind is None:
+        ran = "no rules configured"
     elif kind is PageType.ARTICLE:
         ran = "judged as an article"
-    elif sure >= TYPE_CONFIDENCE:
+    elif judged is kind:
         ran = f"the rules for {kind.value} pages ran"
-    elif fit.rules_kind is kind:
-        ran = (
-            f"under {TYPE_CONFIDENCE}, but as an article under {SCANT_WORDS} words were kept:"
-            f" the rules for {kind.value} pages ran"
-        )
     else:
         ran = f"under {TYPE_CONFIDENCE}: judged as an article"
+    if fit.rules_kind not in (None, judged):
+        # A second look (decide.kinds.second_looks) took another kind's verdict.
+        ran += (
+            f"; under {SCANT_WORDS} words kept as such, the rules for"
+            f" {fit.rules_kind.value} pages ran"
+        )
     return f"page type: {kind.value} {sure:.3f} ({ran})\n"
 
 

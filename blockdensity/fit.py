@@ -60,7 +60,9 @@ def fit_text(
     `page_type`, when the caller knows what kind of page it is (a crawler's
     map of a site), chooses the rules by kind of page (blockdensity.decide.kinds)
     with confidence 1; otherwise the fit classifies the page (blockdensity.pagetype)
-    and the rules follow its kind when it is sure enough. The published profile,
+    and the rules follow its kind when it is sure enough, and read the page again
+    as another kind where they keep next to nothing (decide.kinds.second_looks;
+    Fit.rules_kind says whose rules ran). The published profile,
     which runs no such rules, does not classify (Fit.page_type None unless given).
     Never raises for any input: a page the fit cannot judge comes back
     whole, with `fallback` set (docs/spec.md section 6).
@@ -74,7 +76,7 @@ def fit_text(
         # The classifier costs a fifth of a fit: not paid where no rule reads its answer.
         kind = classify(gather(page, measures, metadata, declared, source.markup, url))
     kind_type, kind_confidence = kind or _UNKNOWN
-    verdict = decide(page, measures, conf, kind_type, kind_confidence)
+    verdict = decide(page, measures, conf, kind_type, kind_confidence, classified=page_type is None)
     rendered = render(page, verdict, conf.comments)
     language = detect_language(rendered.text) if conf.detect_language else NO_LANGUAGE
     if not conf.read_metadata:

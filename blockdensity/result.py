@@ -371,9 +371,10 @@ class Fit(Summary):
         default=None,
         metadata=_doc(
             "The kind of page whose rules ran (blockdensity.decide.kinds): page_type where"
-            " page_type_confidence is at least 0.4, or where under it the article's rules kept"
-            " under 50 words and the kind's keep more; article otherwise. None under the"
-            " published profile, which runs no rules."
+            " page_type_confidence is at least 0.4, article where it is under; or, where those"
+            " rules kept under 50 words, the kind whose rules kept more on a second look"
+            " (page_type, then collection: decide.kinds.second_looks). None where no rules"
+            " ran (the published profile)."
         ),
     )
     block_factory: Callable[[], tuple[Block, ...]] = field(repr=False, compare=False)

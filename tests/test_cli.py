@@ -215,23 +215,35 @@ def test_explain_lists_every_block_with_its_figures_and_the_verdict(
 
 
 @pytest.mark.parametrize(
-    ("sure", "ran", "says"),
+    ("kind", "sure", "ran", "says"),
     [
-        (0.9, PageType.LISTING, "(the rules for listing pages ran)"),
-        (0.3, PageType.ARTICLE, f"(under {TYPE_CONFIDENCE}: judged as an article)"),
+        (PageType.LISTING, 0.9, PageType.LISTING, "the rules for listing pages ran"),
+        (PageType.ARTICLE, 0.9, PageType.ARTICLE, "judged as an article"),
+        (PageType.LISTING, 0.3, PageType.ARTICLE, f"under {TYPE_CONFIDENCE}: judged as an article"),
         (
+            PageType.LISTING,
             0.3,
             PageType.LISTING,
-            f"(under {TYPE_CONFIDENCE}, but as an article under {SCANT_WORDS} words were kept:"
-            " the rules for listing pages ran)",
+            f"under {TYPE_CONFIDENCE}: judged as an article; under {SCANT_WORDS} words kept as"
+            " such, the rules for listing pages ran",
         ),
+        (
+            PageType.FORUM,
+            0.9,
+            PageType.COLLECTION,
+            f"the rules for forum pages ran; under {SCANT_WORDS} words kept as such, the rules"
+            " for collection pages ran",
+        ),
+        (PageType.FORUM, 0.9, None, "no rules configured"),
     ],
 )
-def test_explain_says_whose_rules_ran_on_the_page(sure: float, ran: PageType, says: str) -> None:
+def test_explain_says_whose_rules_ran_on_the_page(
+    kind: PageType, sure: float, ran: PageType | None, says: str
+) -> None:
     fit = dataclasses.replace(
-        fit_text(ARTICLE), page_type=PageType.LISTING, page_type_confidence=sure, rules_kind=ran
+        fit_text(ARTICLE), page_type=kind, page_type_confidence=sure, rules_kind=ran
     )
-    assert cli._page_type_line(fit) == f"page type: listing {sure:.3f} {says}\n"
+    assert cli._page_type_line(fit) == f"page type: {kind.value} {sure:.3f} ({says})\n"
 
 
 def test_explain_shows_the_terms_of_the_confidence_largest_first(

@@ -450,31 +450,48 @@ def test_a_collection_keeps_its_item_grid_on_pages_of_items_only() -> None:
     assert "g0x01" not in fit_text(SHOP, without, page_type=PageType.COLLECTION).text
 
 
-def unsure(html: str, kind: PageType) -> Verdict:
-    """The verdict on a page the classifier calls `kind`, but less than surely."""
+def judged(html: str, kind: PageType, sure: float, *, classified: bool = True) -> Verdict:
+    """The verdict on a page of `kind`, as sure of it as `sure` (the classifier's call, or
+    the caller's kind when not `classified`)."""
     read = read_page(html, DEFAULT_CONF)
-    return decide(read.page, read.measures, DEFAULT_CONF, kind, TYPE_CONFIDENCE - 0.01)
+    return decide(read.page, read.measures, DEFAULT_CONF, kind, sure, classified=classified)
+
+
+# A shop's grid alone: as an article, the tree rejects every card.
+BARE_SHOP = page(f"{NAV}{grid(6)}<footer><p>{seq('f', 1, 8)}</p></footer>")
+UNSURE = TYPE_CONFIDENCE - 0.01
 
 
 def test_an_unsure_kind_whose_page_is_scant_as_an_article_meets_its_kinds_rules() -> None:
-    # The grid alone: as an article, the tree rejects every card.
-    bare = page(f"{NAV}{grid(6)}<footer><p>{seq('f', 1, 8)}</p></footer>")
-    verdict = unsure(bare, PageType.COLLECTION)
+    verdict = judged(BARE_SHOP, PageType.COLLECTION, UNSURE)
     assert verdict.kind is PageType.COLLECTION
-    fit = fit_text(bare, page_type=PageType.COLLECTION)
+    fit = fit_text(BARE_SHOP, page_type=PageType.COLLECTION)
     assert verdict.kept == [
         block.index for block in fit.blocks if block.decision is Decision.CONTENT
     ]
     assert Reason.ITEM_GRID in {fit.blocks[index].reason for index in verdict.kept}
-    # Unsure of an article, or of a kind whose rules keep no more: the article's verdict.
-    assert unsure(bare, PageType.ARTICLE).kind is PageType.ARTICLE
-    assert unsure(bare, PageType.FORUM).kind is PageType.ARTICLE
+    assert fit_text(BARE_SHOP, page_type=PageType.ARTICLE).words_kept < SCANT_WORDS
+
+
+@pytest.mark.parametrize("kind", [PageType.ARTICLE, PageType.FORUM, PageType.SERVICE])
+@pytest.mark.parametrize("sure", [UNSURE, 0.9])
+def test_a_scant_page_that_is_not_a_product_is_read_as_a_page_of_items(
+    kind: PageType, sure: float
+) -> None:
+    assert judged(BARE_SHOP, kind, sure).kind is PageType.COLLECTION
+    # A kind the caller gives is followed.
+    assert judged(BARE_SHOP, kind, 1.0, classified=False).kind is kind
+
+
+def test_a_scant_product_page_is_not_read_as_a_page_of_items() -> None:
+    # Its grid is other products (decide.related), not its text.
+    assert judged(BARE_SHOP, PageType.PRODUCT, 0.9).kind is PageType.PRODUCT
 
 
 def test_an_unsure_kind_whose_page_has_text_as_an_article_is_judged_as_one() -> None:
     # SCANT_WORDS words of intro: enough text as an article; its grid stays out.
     html = page(f"{NAV}<p>{seq('i', 1, SCANT_WORDS)}</p>{grid(6)}")
-    verdict = unsure(html, PageType.COLLECTION)
+    verdict = judged(html, PageType.COLLECTION, UNSURE)
     assert verdict.kind is PageType.ARTICLE
     assert verdict.words_kept == SCANT_WORDS
     assert fit_text(html, page_type=PageType.ARTICLE).words_kept == SCANT_WORDS

@@ -35,6 +35,7 @@ from blockdensity import (
     fit_text,
     html_to_text,
 )
+from blockdensity.decide.outcome import REPORTED, RULE_OUTCOMES
 from blockdensity.words import count_many, count_words, word_starts
 from devkit.htmlgen import (
     ATTRIBUTES,
@@ -185,6 +186,17 @@ ARTICLE_REASONS = {
     Reason.OUTSIDE_CONTENT_CONTAINER,
     Reason.LIST_HEADING,
 }
+# The decision each rule's reason reports (decide.outcome.REPORTED), for the rules
+# check_decision has no closer check of: the rules by kind of page, which run where
+# the page is classified as that kind, or where it is read again as one (a scant
+# reading, decide.kinds.second_looks).
+RULE_DECISIONS = {
+    reason: decision
+    for outcome, (decision, reason) in REPORTED.items()
+    if reason is not None
+    and outcome in RULE_OUTCOMES.values()
+    and reason not in ARTICLE_REASONS | {Reason.LINKED_PROSE, Reason.BETWEEN_TEXT}
+}
 # The rules that need no region around the block they remove.
 UNSCOPED_REASONS = {
     Reason.OUTSIDE_MAIN_CONTAINER,
@@ -200,6 +212,9 @@ def check_decision(block: Block, conf: Conf) -> None:
         assert conf.rules
         assert block.leaf in CONTENT_LEAVES
         assert block.scope is not None or block.reason in UNSCOPED_REASONS
+    elif block.reason in RULE_DECISIONS:
+        assert conf.rules
+        assert block.decision is RULE_DECISIONS[block.reason]
     elif block.decision is Decision.DROPPED:
         assert block.reason is Reason.SEMANTIC_DROP
         assert block.scope is not None

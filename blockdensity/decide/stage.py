@@ -9,10 +9,10 @@ decide.article; then the rules by kind of page, which decide.kinds runs on
 the kinds of page they serve: decide.container, decide.forum,
 decide.posts, decide.facets, decide.listing, decide.grid, decide.title,
 decide.related, decide.sections, decide.chrome, decide.prose, decide.code,
-decide.headings, decide.duplicates). On a page judged an article because
-the classifier was unsure of its kind, where the article's rules keep under
-SCANT_WORDS words, the rules of its likeliest kind are tried too, and their
-verdict stands where it keeps more (decide.kinds). Where the rules took
+decide.headings, decide.duplicates). Where they keep under SCANT_WORDS
+words, the rules of other kinds read the page again (decide.kinds'
+second_looks: its likeliest kind where the classifier was unsure of it, then
+a page of items), and a verdict that keeps more stands. Where the rules took
 everything the tree kept, the published verdict stands (but for a cookie-consent notice);
 where nothing with words is left, the whole page is kept (but for such a
 notice, where the rest holds words) and the verdict says why (the fallback,
@@ -49,7 +49,7 @@ from blockdensity.decide import (
     title,
 )
 from blockdensity.decide.board import Board
-from blockdensity.decide.kinds import SCANT_WORDS, judged_kind, rules_of_kind
+from blockdensity.decide.kinds import SCANT_WORDS, judged_kind, rules_of_kind, second_looks
 from blockdensity.decide.outcome import KEPT_OUTCOMES, Outcome
 from blockdensity.decide.tree import CONTENT_LEAVES, classify
 from blockdensity.measure import Measures
@@ -126,15 +126,19 @@ class Verdict:
         self.kind = kind
 
 
-def decide(
+def decide(  # noqa: PLR0913 - the page, its measures, the configuration and its kind
     page: Page,
     measures: Measures,
     conf: Conf,
     page_type: PageType = PageType.ARTICLE,
     type_confidence: float = 0.0,
+    *,
+    classified: bool = True,
 ) -> Verdict:
     """Every block's outcome under `conf` on a page of `page_type` (as sure of it as
-    `type_confidence`), the blocks kept, and the fallback."""
+    `type_confidence`), the blocks kept, and the fallback. `classified`: the kind is the
+    classifier's call, which a scant reading looks past (decide.kinds.second_looks); a
+    caller's kind is followed as given."""
     words, links = measures
     blocks = page.blocks
     kind = judged_kind(page_type, type_confidence)
@@ -153,14 +157,17 @@ def decide(
     outcomes = _judge(board)
     kept = [index for index, outcome in enumerate(outcomes) if outcome in KEPT_OUTCOMES]
     kept_words = [words[index] for index in kept]
-    if board.rules and kind is not page_type and sum(kept_words) < SCANT_WORDS:
-        # Judged an article for want of certainty, and (almost) empty as one: the
-        # likeliest kind's rules may find what the article's do not (decide.kinds).
-        likeliest = _with_rules(board, rules_of_kind(conf.rules, page_type), page_type)
-        second = _judge(likeliest)
-        second_kept = [index for index, outcome in enumerate(second) if outcome in KEPT_OUTCOMES]
-        if sum(words[index] for index in second_kept) > sum(kept_words):
-            board, outcomes, kept = likeliest, second, second_kept
+    looks = second_looks(page_type, type_confidence) if board.rules and classified else ()
+    for other in looks:
+        if sum(kept_words) >= SCANT_WORDS:
+            break
+        # (Almost) empty as read: another kind's rules may find what these do not
+        # (decide.kinds); their verdict stands where it keeps more.
+        look = _with_rules(board, rules_of_kind(conf.rules, other), other)
+        again = _judge(look)
+        again_kept = [index for index, outcome in enumerate(again) if outcome in KEPT_OUTCOMES]
+        if sum(words[index] for index in again_kept) > sum(kept_words):
+            board, outcomes, kept = look, again, again_kept
             kept_words = [words[index] for index in kept]
     if board.rules and not any(kept_words):
         # The rules took all the tree kept (a page whose whole text sits in a
