@@ -243,30 +243,30 @@ def confidence(figures: Figures) -> float:
 
 # BEGIN WEIGHTS (written by bench/confidence_train.py; edit there, not here)
 WEIGHTS: Final[tuple[float, ...]] = (
-    0.7660,  # bias
-    1.6683,  # kept_words
-    -0.4458,  # kept_blocks
-    -2.3787,  # pieces
-    3.1744,  # words_per_block
-    -1.0142,  # length
-    -0.3165,  # kept_link_density
-    0.5612,  # dropped_link_density
-    -0.5848,  # rejected
-    -0.1567,  # dropped
-    0.0046,  # rule_dropped
-    -1.2021,  # rule_kept
-    -0.1105,  # article
-    -1.3404,  # fallback_single_block
-    -0.5458,  # fallback_nothing_kept
-    1.1225,  # fallback_no_text
-    -0.7216,  # fallback_noscript
-    -0.8312,  # fallback_deferred_content
-    -0.1371,  # type_forum
-    -0.8582,  # type_product
-    -0.6243,  # type_collection
-    -0.3475,  # type_listing
-    -0.1192,  # type_documentation
-    -0.3268,  # type_service
-    0.8597,  # type_confidence
+    1.1201,  # bias
+    1.3987,  # kept_words
+    -0.1186,  # kept_blocks
+    -2.1964,  # pieces
+    2.8448,  # words_per_block
+    -1.2346,  # length
+    -0.1553,  # kept_link_density
+    0.3999,  # dropped_link_density
+    -0.3746,  # rejected
+    -0.0160,  # dropped
+    -0.1645,  # rule_dropped
+    -1.4889,  # rule_kept
+    -0.0520,  # article
+    -1.6291,  # fallback_single_block
+    -0.2144,  # fallback_nothing_kept
+    0.6737,  # fallback_no_text
+    -0.6936,  # fallback_noscript
+    -0.9352,  # fallback_deferred_content
+    -0.1486,  # type_forum
+    -0.9326,  # type_product
+    -0.6156,  # type_collection
+    -0.3989,  # type_listing
+    -0.0535,  # type_documentation
+    -0.2704,  # type_service
+    0.8211,  # type_confidence
 )
 # END WEIGHTS
