@@ -13,10 +13,10 @@ decide.headings, decide.duplicates). Where they keep under SCANT_WORDS
 words, the rules of other kinds read the page again (decide.kinds'
 second_looks: its likeliest kind where the classifier was unsure of it, then
 a page of items), and a verdict that keeps more stands. Where the rules took
-everything the tree kept, the published verdict stands (but for a cookie-consent notice);
-where nothing with words is left, the whole page is kept (but for such a
-notice, where the rest holds words) and the verdict says why (the fallback,
-docs/spec.md section 6).
+everything the tree kept, the published verdict stands (but for a
+cookie-consent notice); where nothing with words is left, the whole page is
+kept (but for such a notice, where the rest holds words) and the verdict
+says why (the fallback, docs/spec.md section 6).
 
 A family of rules is one module of this package with a pass that reads the
 Board and changes the outcomes of the blocks it acts on, and is listed in
