@@ -64,6 +64,24 @@ class Board:
         self.page = page
         self._structure: Structure | None = None
 
+    def with_rules(self, rules: frozenset[Rule], kind: PageType) -> Board:
+        """This page's board under other rules, those of `kind`'s pages (a second look,
+        the published verdict): the same columns, and the structure once built, shared."""
+        other = Board(
+            words=self.words,
+            links=self.links,
+            leaves=self.leaves,
+            elements=self.elements,
+            scopes=self.scopes,
+            labels=self.labels,
+            parents=self.parents,
+            rules=rules,
+            kind=kind,
+            page=self.page,
+        )
+        other._structure = self._structure
+        return other
+
     def structure(self) -> Structure:
         """The page's structure (blockdensity.structure), built when a pass first asks:
         the passes that read it (tables, grids, titles, related items, duplicates) share

@@ -155,7 +155,7 @@ def decide(  # noqa: PLR0913 - the page, its measures, the configuration and its
         page=page,
     )
     outcomes = _judge(board)
-    kept = [index for index, outcome in enumerate(outcomes) if outcome in KEPT_OUTCOMES]
+    kept = _kept(outcomes)
     kept_words = [words[index] for index in kept]
     looks = second_looks(page_type, type_confidence) if board.rules and classified else ()
     for other in looks:
@@ -163,9 +163,9 @@ def decide(  # noqa: PLR0913 - the page, its measures, the configuration and its
             break
         # (Almost) empty as read: another kind's rules may find what these do not
         # (decide.kinds); their verdict stands where it keeps more.
-        look = _with_rules(board, rules_of_kind(conf.rules, other), other)
+        look = board.with_rules(rules_of_kind(conf.rules, other), other)
         again = _judge(look)
-        again_kept = [index for index, outcome in enumerate(again) if outcome in KEPT_OUTCOMES]
+        again_kept = _kept(again)
         if sum(words[index] for index in again_kept) > sum(kept_words):
             board, outcomes, kept = look, again, again_kept
             kept_words = [words[index] for index in kept]
@@ -173,10 +173,10 @@ def decide(  # noqa: PLR0913 - the page, its measures, the configuration and its
         # The rules took all the tree kept (a page whose whole text sits in a
         # region named like comments, or is only short headings): the
         # published verdict stands, rather than the whole page.
-        published = _judge(_published(board))
+        published = _judge(board.with_rules(frozenset(), board.kind))
         if _CONSENT in outcomes:
             published = _without_notices(published, outcomes)
-        verdict = [index for index, outcome in enumerate(published) if outcome in KEPT_OUTCOMES]
+        verdict = _kept(published)
         if any(words[index] for index in verdict):
             outcomes, kept = published, verdict
             kept_words = [words[index] for index in kept]
@@ -229,25 +229,9 @@ def _judge(board: Board) -> list[Outcome]:
     return outcomes
 
 
-def _published(board: Board) -> Board:
-    """`board` without rules: what the published fit reads."""
-    return _with_rules(board, frozenset(), board.kind)
-
-
-def _with_rules(board: Board, rules: frozenset[Rule], kind: PageType) -> Board:
-    """`board` with other rules, those of `kind`'s pages."""
-    return Board(
-        words=board.words,
-        links=board.links,
-        leaves=board.leaves,
-        elements=board.elements,
-        scopes=board.scopes,
-        labels=board.labels,
-        parents=board.parents,
-        rules=rules,
-        kind=kind,
-        page=board.page,
-    )
+def _kept(outcomes: list[Outcome]) -> list[int]:
+    """The blocks whose outcome keeps them, in order."""
+    return [index for index, outcome in enumerate(outcomes) if outcome in KEPT_OUTCOMES]
 
 
 def _fallback(words: list[int], kept_words: list[int]) -> FallbackReason | None:
