@@ -411,7 +411,7 @@ cdef class _Scan:
                           TR_FLAGS if flags & CELL else TBODY_FLAGS, -1)
         # the region labels, read only for an element that opens here
         self.open(name, flags & ~INTEGRATION, start, end, name_end,
-                  self.found.labels(name) if self.regions else 0)
+                  self.found.labels(name, flags & INLINE_ELEMENT) if self.regions else 0)
         return 0
 
     cdef int end_tag(self, uint64_t name, Py_ssize_t start, Py_ssize_t end) except -1:

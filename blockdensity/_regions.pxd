@@ -62,7 +62,7 @@ cdef class Regions:
 
     cdef void keep_attribute(self, Py_ssize_t name_start, Py_ssize_t name_end,
                              Py_ssize_t value_start, Py_ssize_t value_end) noexcept
-    cdef int read_labels(self, uint64_t name) noexcept
+    cdef int read_labels(self, uint64_t name, bint inline) noexcept
     cdef Py_ssize_t add_mark(self, Py_ssize_t where, int labels, const Py_ssize_t* mark_of,
                              Py_ssize_t length) except -2
     cdef void unmark(self, const Py_ssize_t* mark_of, Py_ssize_t length) noexcept
@@ -79,12 +79,13 @@ cdef class Regions:
         """A start tag's attributes begin: none read yet."""
         self.attributes_found = 0
 
-    cdef inline int labels(self, uint64_t name) noexcept:
-        """The label bits of the start tag just read, an element `name` that opens."""
+    cdef inline int labels(self, uint64_t name, bint inline) noexcept:
+        """The label bits of the start tag just read, an element `name` that opens
+        (`inline`: one of SPEC's inline elements, a span or a code, say)."""
         if (not self.attributes_found & LABEL_ATTRIBUTES
                 and name != self.main_name and name != self.article_name):
             return 0  # most tags: nothing to read
-        return self.read_labels(name)
+        return self.read_labels(name, inline)
 
     cdef inline Py_ssize_t open(self, uint64_t name, int labels, Py_ssize_t where,
                                 const Py_ssize_t* mark_of, Py_ssize_t length) except -2:

@@ -300,8 +300,11 @@ cdef class Regions:
                     self.attributes_found |= 1 << slot
                 return
 
-    cdef int read_labels(self, uint64_t name) noexcept:
-        """The region label bits of the start tag just read (the reference's labels)."""
+    cdef int read_labels(self, uint64_t name, bint inline) noexcept:
+        """The region label bits of the start tag just read (the reference's labels).
+        A comments region is a block of posts: on an inline element a comment word
+        names a syntax highlighter's token (highlight.js's `hljs-comment`, Prism's
+        `token comment` inside a <pre>) or a comment count, and is not read."""
         cdef int labels = 0
         cdef bint main = (name == MAIN_NAME or name == ARTICLE_NAME
                           or (self.attributes_found & (1 << A_ROLE)
@@ -316,7 +319,8 @@ cdef class Regions:
         elif groups & CONTENT_BIT:
             labels |= CONTENT_BIT
         if groups & COMMENTS_BIT:
-            labels |= COMMENTS_BIT
+            if not inline:
+                labels |= COMMENTS_BIT
         elif groups & CONSENT_BIT:
             labels |= CONSENT_BIT
         elif groups & BOXES_BIT:

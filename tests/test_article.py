@@ -91,6 +91,19 @@ def test_a_comment_named_wrapper_around_the_headline_is_not_a_comment_region() -
     assert seq("a", 1, 3) in kept_text(wrapped)
 
 
+def test_a_highlighted_comment_in_a_code_block_is_no_comment_region() -> None:
+    # highlight.js writes a shell comment as <span class="hljs-comment">: the block
+    # it starts is the article's code, not its readers' comments.
+    code = (
+        '<pre><code class="language-bash"><span class="hljs-comment"># initialize it</span>\n'
+        f"{seq('k', 1, 40)}</code></pre>"
+    )
+    body = f"<article><h1>Headline here</h1>{STORY}{code}</article>"
+    result = fit(body)
+    assert seq("k", 1, 40) in result.text
+    assert result.comments is None
+
+
 def test_each_rule_switches_off_on_its_own() -> None:
     # The comments inside the article: only the comments rule takes them.
     body = f"<article><h1>Headline here</h1>{STORY}{COMMENTS}</article>"

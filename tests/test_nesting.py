@@ -310,6 +310,21 @@ def test_boxes_are_marked_only_on_a_page_that_declares_an_article() -> None:
     assert marks('<div class="share-bar">s</div><p>text</p>') == []
 
 
+def test_a_comment_word_on_an_inline_element_marks_no_comments_region() -> None:
+    # A syntax highlighter's tokens (highlight.js, Prism) and a comment count are
+    # inline; a thread of comments is a block of posts.
+    code = '<pre><code><span class="hljs-comment"># set up</span> make</code></pre>'
+    assert marks(code) == []
+    assert marks('<p>3 <a class="comment-count" href="#c">comments</a></p>') == []
+    assert marks('<code class="token comment">// x</code>') == []
+    assert [labels for _, labels in marks('<ol class="comment-list"><li>c</li></ol>')] == [
+        "comments"
+    ]
+    # Its other words are read as on any element.
+    og = '<meta property="og:type" content="article">'
+    assert [labels for _, labels in marks(og + '<span class="share-links">s</span>')] == ["boxes"]
+
+
 def test_consent_notices_are_marked_on_every_page() -> None:
     notice = '<div id="onetrust-consent-sdk"><div class="cookie-banner">c</div></div>'
     # Without a declared article, as with one; the notice's inner element adds nothing.

@@ -19,6 +19,7 @@ from blockdensity.elements import (
     COMMENT_TOKENS,
     CONSENT_TOKENS,
     CONTENT_TOKENS,
+    INLINE,
 )
 from blockdensity.nesting import (
     BOXES_LABEL,
@@ -77,7 +78,8 @@ class Regions:
         if not labels and any(token in named.translate(None, b"-_") for token in _CONTENT_TOKENS):
             labels.append(_CONTENT)
         if any(token in named for token in _COMMENT_TOKENS):
-            labels.append(_COMMENTS)
+            if name.decode() not in INLINE:  # a highlighter's token, a count: no region
+                labels.append(_COMMENTS)
         elif any(token in named for token in _CONSENT_TOKENS):
             labels.append(_CONSENT)
         elif any(token in named for token in _BOX_TOKENS):
