@@ -102,6 +102,10 @@ class Rule(StrEnum):
     # the trusted main or content container, between the first and the last
     # kept block, is kept: the article's list of short items
     CONTAINER_ITEMS = "container_items"
+    # on articles, a list that a line of the trusted container ending with a
+    # colon introduces, before kept text, is kept whole with its lead (a
+    # changelog's linked entries, a reading list)
+    INTRODUCED_LISTS = "introduced_lists"
     # on listings and collections, item cards: a heading between kept text and
     # the short lines after it
     ITEM_CARDS = "item_cards"

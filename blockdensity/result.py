@@ -114,6 +114,8 @@ class Reason(StrEnum):
     RELATED_SECTION = "related_section"  # dropped: in a section of other products (products)
     SHOP_LINK = "shop_link"  # dropped: a short link in a collection's container (a facet, a button)
     CONTAINER_ITEM = "container_item"  # kept: an article's list item inside its text
+    # kept: a list a line ending with a colon introduces, and that line (articles)
+    INTRODUCED_LIST = "introduced_list"
     SECTION_HEADING = "section_heading"  # kept: a heading dropped right before kept text
     CODE_BLOCK = "code_block"  # kept: a <pre> the tree rejected inside the kept text
     # kept: a paragraph of prose the tree rejected for the links before it

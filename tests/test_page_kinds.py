@@ -384,6 +384,66 @@ def test_an_articles_list_items_inside_its_kept_text_are_kept() -> None:
     }
 
 
+def linked_list(prefix: str, count: int = 4) -> str:
+    """A list of `count` items that are links end to end (a changelog's entries)."""
+    return (
+        "<ul>"
+        + "".join(
+            f"<li><p><a href=/{prefix}{n}>{seq(f'{prefix}{n}x', 1, 6)}</a></p></li>"
+            for n in range(count)
+        )
+        + "</ul>"
+    )
+
+
+def introduced(lead: str, items: str, after: str = f"<p>{seq('b', 1, 60)}</p>") -> str:
+    """An article: a paragraph, then `lead`, `items` and `after` in its container."""
+    body = f"<p>{seq('a', 1, 60)}</p>{lead}{items}{after}"
+    return page(f"{NAV}<main><article>{body}</article></main>")
+
+
+def test_a_list_a_sentence_introduces_is_kept_whole_with_its_lead() -> None:
+    html = introduced("<p>Many patches were sent for review:</p>", linked_list("p"))
+    as_article, _, without = three_readings(html, PageType.ARTICLE, Rule.INTRODUCED_LISTS)
+    for text in ("Many patches were sent for review:", *(seq(f"p{n}x", 1, 6) for n in range(4))):
+        assert text in as_article.text
+        assert text not in without.text
+    assert Reason.INTRODUCED_LIST in {block.reason for block in as_article.blocks}
+    # An article's rule: on another kind of page it does not run.
+    as_product = fit_text(html, page_type=PageType.PRODUCT)
+    assert Reason.INTRODUCED_LIST not in {block.reason for block in as_product.blocks}
+
+
+@pytest.mark.parametrize(
+    ("lead", "items", "after"),
+    [
+        # No colon: a list under any line is as often a link list.
+        ("<p>Many patches were sent for review</p>", linked_list("p"), None),
+        # A label, not a sentence.
+        ("<p>See also:</p>", linked_list("p"), None),
+        # A heading labels a link list ("More on this school:").
+        ("<h4>More on this topic here:</h4>", linked_list("p"), None),
+        # Two items are no list to keep whole.
+        ("<p>Many patches were sent for review:</p>", linked_list("p", 2), None),
+        # Nothing kept after it: the list ends the text, as a link list does.
+        ("<p>Many patches were sent for review:</p>", linked_list("p"), ""),
+        # An entry of a table of contents leads its sub-entries.
+        (
+            f"<ul><li>{seq('c', 1, 4)} to pack for it:{linked_list('p')}</li></ul>",
+            "",
+            None,
+        ),
+    ],
+)
+def test_a_list_is_kept_whole_only_when_a_sentence_introduces_it_before_text(
+    lead: str, items: str, after: str | None
+) -> None:
+    html = introduced(lead, items) if after is None else introduced(lead, items, after)
+    fit = fit_text(html, page_type=PageType.ARTICLE)
+    assert Reason.INTRODUCED_LIST not in {block.reason for block in fit.blocks}
+    assert seq("p0x", 1, 6) not in fit.text
+
+
 def test_a_data_tables_linked_cells_are_kept_but_not_in_a_dropped_region() -> None:
     # A list's table: each row a linked name and its figures (Wikipedia's lists,
     # a schedule's teams). The linked cells are the table's as much as the others.

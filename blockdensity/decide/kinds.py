@@ -40,7 +40,7 @@ _ITEMS: Final = frozenset((Rule.ITEM_CARDS, Rule.ITEM_GRID, Rule.TITLE_REGION, R
 KIND_RULES: Final[dict[PageType, frozenset[Rule]]] = {
     # container_items only on articles: on the other kinds container_text keeps
     # more. duplicate_text on articles only drops a copy of the text (decide.duplicates).
-    PageType.ARTICLE: frozenset((Rule.CONTAINER_ITEMS, Rule.DUPLICATE_TEXT)),
+    PageType.ARTICLE: frozenset((Rule.CONTAINER_ITEMS, Rule.INTRODUCED_LISTS, Rule.DUPLICATE_TEXT)),
     PageType.FORUM: frozenset(
         (Rule.FOOTER_MAJORITY, Rule.FORUM_POSTS, Rule.POST_BODIES, Rule.DUPLICATE_TEXT)
     ),

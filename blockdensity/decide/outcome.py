@@ -55,6 +55,7 @@ class Outcome(IntEnum):
     CODE_BLOCK = 30  # kept: a code block rejected by the tree inside the kept text
     AFTER_LINKS_TEXT = 31  # kept: a paragraph the tree rejected for the links before it
     CONSENT = 32  # in a cookie-consent notice
+    INTRODUCED_LIST = 33  # kept: a list a line ending with a colon introduces, its lead too
 
 
 KEPT_OUTCOMES: Final = frozenset(
@@ -69,6 +70,7 @@ KEPT_OUTCOMES: Final = frozenset(
         Outcome.CONTAINER,
         Outcome.SPAN,
         Outcome.CONTAINER_ITEM,
+        Outcome.INTRODUCED_LIST,
         Outcome.SECTION_HEADING,
         Outcome.CODE_BLOCK,
         Outcome.AFTER_LINKS_TEXT,
@@ -96,6 +98,7 @@ RULE_OUTCOMES: Final = {
     Rule.CONTAINER_TEXT: Outcome.CONTAINER,
     Rule.SPAN_TEXT: Outcome.SPAN,
     Rule.CONTAINER_ITEMS: Outcome.CONTAINER_ITEM,
+    Rule.INTRODUCED_LISTS: Outcome.INTRODUCED_LIST,
     Rule.ITEM_CARDS: Outcome.CARD,
     Rule.DATA_TABLES: Outcome.TABLE,
     Rule.ITEM_GRID: Outcome.GRID,
@@ -134,6 +137,7 @@ REPORTED: Final[dict[Outcome, tuple[Decision, Reason | None]]] = {
     Outcome.CONTAINER: (Decision.CONTENT, Reason.CONTAINER_TEXT),
     Outcome.SPAN: (Decision.CONTENT, Reason.SPAN_TEXT),
     Outcome.CONTAINER_ITEM: (Decision.CONTENT, Reason.CONTAINER_ITEM),
+    Outcome.INTRODUCED_LIST: (Decision.CONTENT, Reason.INTRODUCED_LIST),
     Outcome.CARD: (Decision.CONTENT, Reason.ITEM_CARD),
     Outcome.TABLE: (Decision.CONTENT, Reason.DATA_TABLE),
     Outcome.GRID: (Decision.CONTENT, Reason.ITEM_GRID),

@@ -77,6 +77,7 @@ PASSES: Final[tuple[tuple[frozenset[Rule], Pass], ...]] = (
     (frozenset((Rule.SHOP_LINKS,)), facets.apply),
     (frozenset((Rule.SPAN_TEXT,)), container.apply_span),
     (frozenset((Rule.CONTAINER_ITEMS,)), container.apply_items),
+    (frozenset((Rule.INTRODUCED_LISTS,)), container.apply_introduced),
     (frozenset((Rule.ITEM_CARDS,)), listing.apply),
     (frozenset((Rule.ITEM_GRID,)), grid.apply),
     (frozenset((Rule.TITLE_REGION,)), title.apply),
