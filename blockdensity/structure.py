@@ -30,11 +30,12 @@ from typing import Final
 
 from blockdensity.segment import Page
 
-__all__ = ["Cell", "ListItem", "Repeat", "Structure", "TableShape", "cell_blocks"]
+__all__ = ["Cell", "ListItem", "Repeat", "Structure", "TableShape", "cell_blocks", "item_blocks"]
 
 _HEADINGS: Final = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 _LISTS: Final = frozenset({"ul", "ol", "menu"})
 _CELLS: Final = frozenset({"td", "th"})
+_ITEMS: Final = frozenset({"li"})
 _TABLE: Final = frozenset({"table"})
 _ROW: Final = frozenset({"tr"})
 # The entries counted in a container: list items, rows, cells.
@@ -85,6 +86,13 @@ def cell_blocks(page: Page) -> list[int]:
     page without a table costs next to nothing (decide.tables asks on every page)."""
     elements = page.elements
     return elements.blocks_within(_CELLS) if elements is not None else []
+
+
+def item_blocks(page: Page) -> list[int]:
+    """The blocks in a list item (in an <li>, or in an element inside one), in order:
+    read off the element table in C, as cell_blocks."""
+    elements = page.elements
+    return elements.blocks_within(_ITEMS) if elements is not None else []
 
 
 @dataclass(frozen=True, slots=True)

@@ -56,6 +56,7 @@ from blockdensity.decide.board import Board
 from blockdensity.decide.outcome import KEPT_OUTCOMES, Outcome
 from blockdensity.decide.tree import CONTENT_LEAVES, LEAVES, LINK_DENSE_LEAF
 from blockdensity.result import Reason
+from blockdensity.structure import item_blocks
 
 __all__ = [
     "BOX_SHARE",
@@ -207,12 +208,14 @@ _LEADS: Final = frozenset(("p", "div"))
 
 
 def apply_introduced(board: Board, outcomes: list[Outcome]) -> None:
-    """introduced_lists: a list (at least LIST_ITEMS items with words, its nested lists
-    with it) right after a line of at least LEAD_WORDS words ending with a colon, both
-    in the trusted container, before the last kept block, is kept with its lead."""
+    """introduced_lists: the list items (at least LIST_ITEMS blocks with words, in a row,
+    each in a list item) right after a paragraph of at least LEAD_WORDS words in no list
+    item, ending with a colon, all in the trusted container, before the last kept block,
+    are kept with their lead."""
     first, last = kept_span(outcomes)
     words = board.words
     texts: list[str] | None = None
+    in_items: set[int] | None = None
     lead = first
     while lead < last:
         if (
@@ -224,10 +227,14 @@ def apply_introduced(board: Board, outcomes: list[Outcome]) -> None:
             continue
         if texts is None:
             texts = board.page.block_texts()
-        if not texts[lead].rstrip().endswith(":") or board.structure().list_item(lead):
+        if not texts[lead].rstrip().endswith(":"):
             lead += 1
             continue
-        items = _list_after(board, lead)
+        if in_items is None:
+            # Read off the element table in C: no Structure built for a rule that a
+            # tenth of the pages ask.
+            in_items = set(item_blocks(board.page))
+        items = [] if lead in in_items else _items_after(words, in_items, lead)
         end = items[-1] if items else lead
         if (
             len(items) >= LIST_ITEMS
@@ -246,23 +253,14 @@ def _in_container(board: Board, index: int) -> bool:
     return scope >= 0 and board.labels[scope] in CONTAINER_SCOPES
 
 
-def _list_after(board: Board, lead: int) -> list[int]:
-    """The blocks with words right after `lead` that sit in one list's items (the
-    items of lists nested in them too), in order; empty if the next is in none."""
-    structure = board.structure()
-    words = board.words
+def _items_after(words: list[int], in_items: set[int], lead: int) -> list[int]:
+    """The blocks with words right after `lead` that sit in list items, in a row."""
     found: list[int] = []
-    outer = -1
     for index in range(lead + 1, len(words)):
         if not words[index]:
             continue
-        item = structure.list_item(index)
-        if item is None:
+        if index not in in_items:
             break
-        if outer < 0:
-            outer = item.list
-        elif item.list != outer and item.depth <= 1:
-            break  # another list
         found.append(index)
     return found
 
