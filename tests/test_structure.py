@@ -13,7 +13,15 @@ from __future__ import annotations
 
 from blockdensity import DEFAULT_CONF
 from blockdensity.segment import segment
-from blockdensity.structure import Cell, ListItem, Repeat, Structure, TableShape, cell_blocks
+from blockdensity.structure import (
+    Cell,
+    ListItem,
+    Repeat,
+    Structure,
+    TableShape,
+    cell_blocks,
+    item_blocks,
+)
 from tests.helpers import page
 from tests.reference.walk import signature
 
@@ -118,6 +126,21 @@ def test_list_items_are_nested_as_the_page_nests_them() -> None:
         item=items[3].item, list=inner.list, ordered=True, depth=2, index=1, continues=True
     )
     assert [found.element(index) for index in (3, 4)] == ["p", "p"]
+
+
+def test_item_blocks_are_the_blocks_a_list_item_holds_read_without_a_structure() -> None:
+    found, texts = structure(NESTED_LISTS)
+    segmented = segment(page(NESTED_LISTS), DEFAULT_CONF)
+    assert item_blocks(segmented) == [
+        index for index in range(len(texts)) if found.list_item(index) is not None
+    ]
+    assert item_blocks(segmented) == [0, 1, 2, 3, 4, 5, 7]
+    assert (
+        item_blocks(
+            segment(page("<div><p>one</p><table><tr><td>two</td></tr></table></div>"), DEFAULT_CONF)
+        )
+        == []
+    )
 
 
 def test_an_item_outside_any_list_has_depth_zero() -> None:
