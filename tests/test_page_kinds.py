@@ -8,6 +8,7 @@ published profile (docs/spec.md: the published fit never changes).
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterable
 
 import pytest
 
@@ -384,15 +385,15 @@ def test_an_articles_list_items_inside_its_kept_text_are_kept() -> None:
     }
 
 
+def bullets(items: Iterable[str]) -> str:
+    """A <ul> of one <li> per item."""
+    return "<ul>" + "".join(f"<li>{item}</li>" for item in items) + "</ul>"
+
+
 def linked_list(prefix: str, count: int = 4) -> str:
     """A list of `count` items that are links end to end (a changelog's entries)."""
-    return (
-        "<ul>"
-        + "".join(
-            f"<li><p><a href=/{prefix}{n}>{seq(f'{prefix}{n}x', 1, 6)}</a></p></li>"
-            for n in range(count)
-        )
-        + "</ul>"
+    return bullets(
+        f"<p><a href=/{prefix}{n}>{seq(f'{prefix}{n}x', 1, 6)}</a></p>" for n in range(count)
     )
 
 
@@ -584,13 +585,9 @@ def test_a_grid_of_cards_whose_classes_name_each_card_is_one_grid() -> None:
 
 def entries(count: int, title: int = 14) -> str:
     """A catalogue's list: each item a linked title and its attribution, in one block."""
-    return (
-        "<ul>"
-        + "".join(
-            f"<li><a href=/e/{n}>{seq(f'e{n}x', 1, title)}</a> ({seq(f'y{n}x', 1, 8)})</li>"
-            for n in range(count)
-        )
-        + "</ul>"
+    return bullets(
+        f"<a href=/e/{n}>{seq(f'e{n}x', 1, title)}</a> ({seq(f'y{n}x', 1, 8)})"
+        for n in range(count)
     )
 
 
