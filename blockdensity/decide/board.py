@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from blockdensity.article import CONTAINER_SCOPES
 from blockdensity.conf import Rule
 from blockdensity.pagetype import PageType
 from blockdensity.segment import Page
@@ -81,6 +82,12 @@ class Board:
         )
         other._structure = self._structure
         return other
+
+    def in_container(self, block: int) -> bool:
+        """Whether the block's innermost scope is the trusted main or content container
+        (blockdensity.article), whose text the rules by kind of page trust."""
+        scope = self.scopes[block]
+        return scope >= 0 and self.labels[scope] in CONTAINER_SCOPES
 
     def structure(self) -> Structure:
         """The page's structure (blockdensity.structure), built when a pass first asks:

@@ -142,14 +142,9 @@ def apply_boxes(board: Board, outcomes: list[Outcome]) -> None:
 
 def apply_container(board: Board, outcomes: list[Outcome]) -> None:
     """container_text: what the tree rejected inside the trusted container is kept."""
-    labels, leaves = board.labels, board.leaves
-    for index, scope in enumerate(board.scopes):
-        if (
-            scope >= 0
-            and labels[scope] in CONTAINER_SCOPES
-            and leaves[index] in _REJECTED
-            and outcomes[index] not in KEPT_OUTCOMES
-        ):
+    leaves = board.leaves
+    for index, leaf in enumerate(leaves):
+        if leaf in _REJECTED and outcomes[index] not in KEPT_OUTCOMES and board.in_container(index):
             outcomes[index] = Outcome.CONTAINER
 
 
@@ -177,15 +172,13 @@ def apply_items(board: Board, outcomes: list[Outcome]) -> None:
     """container_items: a list item with few links that the tree rejected inside the
     trusted container, between kept text, is kept."""
     first, last = kept_span(outcomes)
-    words, links, labels, elements = board.words, board.links, board.labels, board.elements
+    words, links, elements = board.words, board.links, board.elements
     for index in range(first + 1, last):
-        scope = board.scopes[index]
         if (
             outcomes[index] not in KEPT_OUTCOMES
             and outcomes[index] is not Outcome.COMMENTS
             and elements[index] in _ITEMS
-            and scope >= 0
-            and labels[scope] in CONTAINER_SCOPES
+            and board.in_container(index)
             and words[index]
             and 2 * links[index] <= words[index]
         ):
@@ -221,7 +214,7 @@ def apply_introduced(board: Board, outcomes: list[Outcome]) -> None:
         if (
             words[lead] < LEAD_WORDS
             or board.elements[lead] not in _LEADS
-            or not _in_container(board, lead)
+            or not board.in_container(lead)
         ):
             lead += 1
             continue
@@ -239,18 +232,13 @@ def apply_introduced(board: Board, outcomes: list[Outcome]) -> None:
         if (
             len(items) >= LIST_ITEMS
             and end < last
-            and all(_in_container(board, item) for item in items)
+            and all(board.in_container(item) for item in items)
             and not any(outcomes[item] is Outcome.COMMENTS for item in items)
         ):
             for index in (lead, *items):
                 if outcomes[index] not in KEPT_OUTCOMES:
                     outcomes[index] = Outcome.INTRODUCED_LIST
         lead = end + 1
-
-
-def _in_container(board: Board, index: int) -> bool:
-    scope = board.scopes[index]
-    return scope >= 0 and board.labels[scope] in CONTAINER_SCOPES
 
 
 def _items_after(words: list[int], in_items: set[int], lead: int) -> list[int]:

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from typing import Final
 
-from blockdensity.article import CONTAINER_SCOPES
 from blockdensity.decide.board import Board
 from blockdensity.decide.container import kept_span
 from blockdensity.decide.outcome import Outcome
@@ -49,23 +48,15 @@ def apply(board: Board, outcomes: list[Outcome]) -> None:
     """after_links_text: a paragraph of prose without links, dropped by the tree only for
     the links before it, inside the trusted container and the kept text, is kept."""
     first, last = kept_span(outcomes)
-    words, links, leaves, scopes, labels = (
-        board.words,
-        board.links,
-        board.leaves,
-        board.scopes,
-        board.labels,
-    )
+    words, links, leaves = board.words, board.links, board.leaves
     texts: list[str] | None = None
     for index in range(first + 1, last):
-        scope = scopes[index]
         if (
             outcomes[index] is Outcome.BOILERPLATE
             and leaves[index] == AFTER_LINKS_SHORT_LEAF
             and words[index] >= MIN_WORDS
             and not links[index]
-            and scope >= 0
-            and labels[scope] in CONTAINER_SCOPES
+            and board.in_container(index)
         ):
             if texts is None:
                 texts = board.page.block_texts()
