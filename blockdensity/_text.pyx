@@ -2,7 +2,9 @@
 """The fit's passes over its text: counting words, collapsing whitespace.
 
 `count_ended` is words.count_ended: the word rule applied in one pass over
-the characters, every script at the same few nanoseconds a character.
+the characters, every script at the same few nanoseconds a character;
+`word_starts`, the same pass noting where each word begins (words.word_starts,
+for the blocks with sup or sub).
 blockdensity.words holds the rule (`char_class`); the class of each code
 point is asked of it once per process and kept in a table here. Runs of
 Thai, Lao, Khmer and Myanmar are read on the way and, after the pass,
@@ -178,6 +180,75 @@ cdef int _count_into(char_t* data, Py_ssize_t length, list counts, list runs,
                 if value == WORD_CJK:
                     count += 1
         index += 1
+    return 0
+
+
+def word_starts(str text, list runs):
+    """words.word_starts' pass: where each word of `text` begins, ascending, but the
+    words of the runs of Thai, Lao, Khmer and Myanmar, whose [start, end, ...] it adds to
+    `runs` for the segmenter (words.word_starts merges their words in)."""
+    if _classes == NULL:
+        raise RuntimeError("blockdensity._text.configure() has not been called")
+    cdef int kind = PyUnicode_KIND(text)
+    cdef void* data = PyUnicode_DATA(text)
+    cdef Py_ssize_t length = PyUnicode_GET_LENGTH(text)
+    cdef list starts = []
+    if kind == PyUnicode_1BYTE_KIND:
+        _starts_of_words_into(<uint8_t*> data, length, starts, runs)
+    elif kind == PyUnicode_2BYTE_KIND:
+        _starts_of_words_into(<uint16_t*> data, length, starts, runs)
+    else:
+        _starts_of_words_into(<uint32_t*> data, length, starts, runs)
+    return starts
+
+
+cdef int _starts_of_words_into(char_t* data, Py_ssize_t length, list starts,
+                               list runs) except -1:
+    """word_starts' pass over `data`: _count_into's word rule, noting where each word
+    begins (the first character of its run, joiners and glue included) instead of
+    counting it, with no NUL ending a part."""
+    cdef Py_ssize_t index = 0
+    cdef Py_ssize_t run_start = -1  # where the run of letters and joiners began, or -1
+    cdef bint lettered = False
+    cdef Py_UCS4 code
+    cdef unsigned char value
+    cdef Py_ssize_t dense_start
+    while index < length:
+        code = data[index]
+        value = _classes[code]
+        if value == 0:
+            value = _ask(code)
+        if value == WORD_LETTER:
+            if run_start < 0:
+                run_start = index
+            lettered = True
+        elif value == WORD_JOINER or value == WORD_DENSE_MARK:
+            # A mark of the four scripts outside one of their runs joins like any mark.
+            if run_start < 0:
+                run_start = index
+        else:
+            if lettered:
+                starts.append(run_start)
+            lettered = False
+            run_start = -1
+            if value == WORD_DENSE_LETTER:
+                dense_start = index
+                index += 1
+                while index < length:
+                    code = data[index]
+                    value = _classes[code]
+                    if value == 0:
+                        value = _ask(code)
+                    if value < WORD_DENSE_LETTER:
+                        break
+                    index += 1
+                runs += (dense_start, index)
+                continue  # the character after the run, read again above
+            if value == WORD_CJK:
+                starts.append(index)
+        index += 1
+    if lettered:
+        starts.append(run_start)
     return 0
 
 

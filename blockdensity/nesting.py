@@ -295,10 +295,14 @@ def bound(data: bytes, *, regions: bool = False) -> Bounded:
     found = cuts(data, regions=regions)
     if not found:
         return Bounded(data, truncated=False)
-    pieces: list[bytes] = []
+    # The spans between the cuts as views of `data`, not slices: join copies each
+    # byte once, where slices would copy the page twice (on the article profile, whose
+    # region marks cut every page, a tenth of the scan's cost).
+    view = memoryview(data)
+    pieces: list[bytes | memoryview] = []
     at = 0
     for start, end, replacement in found:
-        pieces += (data[at:start], replacement)
+        pieces += (view[at:start], replacement)
         at = end
-    pieces.append(data[at:])
+    pieces.append(view[at:])
     return Bounded(b"".join(pieces), truncated=found[-1][2] is BUDGET_CUT)

@@ -13,17 +13,15 @@ words.
 blockdensity._text (Cython): one pass over the characters, each code point's
 class asked of `char_class` once per process and kept in a table (a few ns a
 character in any script). `word_starts`, needed only for the rare blocks
-where it matters where a word begins (sup, sub), maps the text to a string
-of class stand-ins and finds the words with one regular expression (the
-runs of the four scripts are located apart, their words asked of the
+where it matters where a word begins (sup, sub), is the same pass noting
+where each word begins (the runs of the four scripts are asked of the
 segmenter).
 """
 
 from __future__ import annotations
 
-import codecs
-import re
 import unicodedata
+from bisect import bisect_right
 from typing import Final
 
 from blockdensity import _text, wordbreak
@@ -57,8 +55,7 @@ CJK_WORD: Final = " a "  # a word by itself, and a separator for its neighbours
 # Thai, Lao, Khmer and Myanmar (blockdensity.wordbreak): a letter or number
 # begins a run, a mark continues one (outside a run it is a JOINER), and each
 # run counts as the words the segmenter finds in it and separates its
-# neighbours. No ASCII character stands for them: word_starts locates the
-# runs apart, and reads a mark outside one as a JOINER.
+# neighbours.
 DENSE_LETTER: Final = "<dense letter>"
 DENSE_MARK: Final = "<dense mark>"
 
@@ -74,32 +71,18 @@ _CJK_RANGES: Final = (
     (0x16FF0, 0x16FF1), (0x1AFF0, 0x1B16F), (0x1F200, 0x1F200), (0x20000, 0x2FA1F),
     (0x30000, 0x323AF),
 )  # fmt: skip
-_CJK_CHAR: Final = re.compile(
-    "[" + "".join(f"{re.escape(chr(lo))}-{re.escape(chr(hi))}" for lo, hi in _CJK_RANGES) + "]"
-)
-
-
-# A run of Thai, Lao, Khmer or Myanmar: a letter or number, then letters,
-# numbers and marks (possessive: linear on any input).
-_DENSE_LETTERS: Final = "".join(
-    re.escape(chr(code))
-    for lo, hi in wordbreak.DENSE_RANGES
-    for code in range(lo, hi + 1)
-    if unicodedata.category(chr(code))[0] in "LN"
-)
-_DENSE_MARKS: Final = "".join(
-    re.escape(chr(code))
-    for lo, hi in wordbreak.DENSE_RANGES
-    for code in range(lo, hi + 1)
-    if unicodedata.category(chr(code))[0] == "M"
-)
-_DENSE_LETTER_CHAR: Final = re.compile(f"[{_DENSE_LETTERS}]")
-_DENSE_RUN: Final = re.compile(f"[{_DENSE_LETTERS}][{_DENSE_LETTERS}{_DENSE_MARKS}]*+")
+# The ranges' first and last code points, for a binary search (char_class asks once
+# per code point and process, but a page in a script not met before asks for each of
+# its characters). Made by a comprehension, not written out: mypyc builds a literal
+# Final tuple again wherever it is read.
+_CJK_FIRSTS: Final = tuple(lo for lo, _ in _CJK_RANGES)
+_CJK_LASTS: Final = tuple(hi for _, hi in _CJK_RANGES)
 
 
 def is_cjk(code: int) -> bool:
     """True for a character that counts as one word by itself."""
-    return any(lo <= code <= hi for lo, hi in _CJK_RANGES)
+    index = bisect_right(_CJK_FIRSTS, code) - 1
+    return index >= 0 and code <= _CJK_LASTS[index]
 
 
 def char_class(char: str) -> str:
@@ -118,41 +101,6 @@ def char_class(char: str) -> str:
         return JOINER
     return SEPARATOR
 
-
-class _PositionCache(dict[int, str]):
-    """Code point -> the ASCII stand-in of its class, one character for one (offsets
-    survive; CJK and the runs of the four scripts are located apart), filled on
-    first sight.
-
-    ASCII characters map to themselves: their class is what the regular
-    expression of `word_starts` reads. Bounded, so a page of every Unicode
-    character cannot grow it without limit.
-    """
-
-    limit: Final = 1 << 16
-
-    def __missing__(self, code: int) -> str:
-        value = char_class(chr(code))
-        if value in (CJK_WORD, DENSE_LETTER):
-            value = SEPARATOR
-        elif value == DENSE_MARK:  # outside a run (a run is blanked whole)
-            value = JOINER
-        if len(self) < self.limit:
-            self[code] = value
-        return value
-
-
-_POSITION_CLASSES: Final = _PositionCache((code, chr(code)) for code in range(128))
-
-
-def _position_handler(error: UnicodeError) -> tuple[str, int]:
-    if not isinstance(error, UnicodeEncodeError):
-        raise error
-    run = error.object[error.start : error.end]
-    return run.translate(_POSITION_CLASSES), error.end
-
-
-codecs.register_error("blockdensity.position", _position_handler)
 
 # Ends each text in a batch: the space ends the text's last word, the NUL
 # (which no text holds) ends the text.
@@ -189,31 +137,18 @@ _text.configure(
     wordbreak.count_runs,
 )
 
-_GLUE_CLASS: Final = re.escape(GLUE)
-_RUN: Final = re.compile(rf"[_{_GLUE_CLASS}]*+([A-Za-z0-9])[\w{_GLUE_CLASS}]*+|[_{_GLUE_CLASS}]++")
-
 
 def word_starts(text: str) -> list[int]:
-    """The offset of the first character of every word in `text`, ascending.
+    """The offset of the first character of every word in `text`, ascending (the first
+    character of its run: joiners and glue before its first letter included).
 
-    Slower than `count_words` (a regular expression over the class text); used
-    only for the rare blocks where it matters where a word begins (sup, sub).
+    Where count_ended counts, this locates: the same pass over the characters
+    (blockdensity._text); the runs of the four scripts are then asked of the
+    segmenter. Used only for the rare blocks where it matters where a word begins
+    (sup, sub).
     """
-    if text.isascii():
-        classes = text
-        apart: list[int] = []  # the words located apart from the class text
-    else:
-        classes = text.encode("ascii", "blockdensity.position").decode("ascii")
-        apart = [match.start() for match in _CJK_CHAR.finditer(text)]
-        if _DENSE_LETTER_CHAR.search(text) is not None:
-            # The runs' words are the segmenter's; in the class text a whole
-            # run, marks included, is a separator.
-            bounds: list[int] = []
-            pieces: list[str] = []
-            for run in _DENSE_RUN.finditer(text):
-                pieces += (classes[bounds[-1] if bounds else 0 : run.start()], " " * len(run[0]))
-                bounds += (run.start(), run.end())
-            classes = "".join([*pieces, classes[bounds[-1] :]])
-            apart += wordbreak.run_word_starts(text, bounds)
-    starts = [match.start() for match in _RUN.finditer(classes) if match.group(1)]
-    return sorted(starts + apart) if apart else starts
+    runs: list[int] = []
+    starts = _text.word_starts(text, runs)
+    if runs:
+        return sorted(starts + wordbreak.run_word_starts(text, runs))
+    return starts

@@ -3,7 +3,8 @@
 The word counter must count what tests/reference/text.py counts, SPEC
 section 3 read a character at a time, in every block of every page of the
 development corpus's sample (text and link text, in every script it holds), for
-every Unicode character alone and beside letters, and in random text; the
+every Unicode character alone and beside letters, and in random text, and
+word_starts locate the words the reference locates on the same pages; the
 whitespace collapse must make the same lines of the same blocks and of
 random text.
 """
@@ -26,7 +27,7 @@ from blockdensity.segment import (
     SUB_OPEN,
     segment,
 )
-from blockdensity.words import END, count_ended
+from blockdensity.words import END, count_ended, word_starts
 from devkit.corpus import SAMPLE_DATA, Corpus
 from devkit.corpus_sample import SAMPLED_SETS
 from tests.hypothesis_profiles import examples
@@ -81,6 +82,16 @@ def test_both_counters_agree_on_every_corpus_page() -> None:
         # As evidence looks for microdata's types: in the markup.
         for needle in ("itemtype", "<div", "="):
             occurrences_agree(page.html, needle)
+
+
+def test_both_word_starts_agree_on_every_corpus_page() -> None:
+    # As measure locates the words of a block with sup or sub: the marks made
+    # separators, sup/sub edges gone; here every block of every page at once.
+    for page in CORPUS.pages():
+        text = segment(page.html, DEFAULT_CONF).text
+        text = text.replace(ANCHOR_MARK, " ").replace(BREAK_MARK, " ").replace(BLOCK_END, " ")
+        text = text.replace(SUB_OPEN, "").replace(SUB_CLOSE, "")
+        assert word_starts(text) == reference.reference_starts(text), page.page_id
 
 
 # The words of "{c}", "a{c}b", "{c}1" and ".{c}" by the class of c: a letter makes

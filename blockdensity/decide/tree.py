@@ -53,14 +53,18 @@ def classify(  # noqa: PLR0912 - the published tree, leaf by leaf
     reference's float arithmetic for every block under 234,655 words. Each
     decision reads its neighbours' figures, never their decisions.
     """
-    count = len(words)
+    # Read as lists: mypyc indexes a list in place, a Sequence through a generic call
+    # per item (half the loop's cost).
+    counts: list[int] = words if isinstance(words, list) else list(words)
+    links: list[int] = link_words if isinstance(link_words, list) else list(link_words)
+    count = len(counts)
     # The word count of the nearest block with words after each block.
     next_words = [0] * count
     following = 0
     for index in range(count - 1, -1, -1):
         next_words[index] = following
-        if words[index]:
-            following = words[index]
+        if counts[index]:
+            following = counts[index]
 
     curr_max = conf.ld_curr_max_ppm
     prev_max = conf.ld_prev_max_ppm
@@ -73,8 +77,8 @@ def classify(  # noqa: PLR0912 - the published tree, leaf by leaf
     leaves: list[int] = []
     prev_words = prev_links = 0
     for index in range(count):
-        curr_words = words[index]
-        curr_links = link_words[index]
+        curr_words = counts[index]
+        curr_links = links[index]
         if curr_links * PPM > curr_max * curr_words:
             leaf = _LINK_DENSE
         elif prev_links * PPM <= prev_max * prev_words:
