@@ -97,11 +97,33 @@ ctypedef fused char_t:
     uint32_t
 
 
+cdef int _check_configured() except -1:
+    if _classes == NULL:
+        raise RuntimeError("blockdensity._text.configure() has not been called")
+    return 0
+
+
+cdef inline Py_ssize_t _dense_run_end(char_t* data, Py_ssize_t index,
+                                      Py_ssize_t length) except -1:
+    """Where the run of Thai, Lao, Khmer or Myanmar that goes on at `index` ends: the
+    first character from there that is not one of their letters or marks."""
+    cdef Py_UCS4 code
+    cdef unsigned char value
+    while index < length:
+        code = data[index]
+        value = _classes[code]
+        if value == 0:
+            value = _ask(code)
+        if value < WORD_DENSE_LETTER:
+            break
+        index += 1
+    return index
+
+
 def count_ended(str texts):
     """The number of words in each part of `texts`, a run of texts each ended by NUL
     (words.count_ended: what follows the last NUL is not a part)."""
-    if _classes == NULL:
-        raise RuntimeError("blockdensity._text.configure() has not been called")
+    _check_configured()
     cdef int kind = PyUnicode_KIND(texts)
     cdef void* data = PyUnicode_DATA(texts)
     cdef Py_ssize_t length = PyUnicode_GET_LENGTH(texts)
@@ -160,15 +182,7 @@ cdef int _count_into(char_t* data, Py_ssize_t length, list counts, list runs,
                         count += 1
                     lettered = False
                     run_start = index
-                    index += 1
-                    while index < length:
-                        code = data[index]
-                        value = _classes[code]
-                        if value == 0:
-                            value = _ask(code)
-                        if value < WORD_DENSE_LETTER:
-                            break
-                        index += 1
+                    index = _dense_run_end(data, index + 1, length)
                     runs += (run_start, index)
                     run_parts.append(len(counts))
                     continue  # the character after the run, read again above
@@ -187,8 +201,7 @@ def word_starts(str text, list runs):
     """words.word_starts' pass: where each word of `text` begins, ascending, but the
     words of the runs of Thai, Lao, Khmer and Myanmar, whose [start, end, ...] it adds to
     `runs` for the segmenter (words.word_starts merges their words in)."""
-    if _classes == NULL:
-        raise RuntimeError("blockdensity._text.configure() has not been called")
+    _check_configured()
     cdef int kind = PyUnicode_KIND(text)
     cdef void* data = PyUnicode_DATA(text)
     cdef Py_ssize_t length = PyUnicode_GET_LENGTH(text)
@@ -233,15 +246,7 @@ cdef int _starts_of_words_into(char_t* data, Py_ssize_t length, list starts,
             run_start = -1
             if value == WORD_DENSE_LETTER:
                 dense_start = index
-                index += 1
-                while index < length:
-                    code = data[index]
-                    value = _classes[code]
-                    if value == 0:
-                        value = _ask(code)
-                    if value < WORD_DENSE_LETTER:
-                        break
-                    index += 1
+                index = _dense_run_end(data, index + 1, length)
                 runs += (dense_start, index)
                 continue  # the character after the run, read again above
             if value == WORD_CJK:
