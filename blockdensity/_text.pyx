@@ -20,7 +20,8 @@ a digit, found in one pass, so that the date pattern runs on a few short
 stretches instead of stopping at every letter a month's name begins with.
 
 The classifier's evidence (blockdensity.evidence) reads three more:
-`parts_at`, the texts of a few blocks without a split of the whole text;
+`parts_at`, the texts of a few blocks without a split of the whole text
+(the Markdown reads the kept blocks' with it too);
 `occurrences`, where microdata's itemtype is in the markup, checking a
 stretch of characters at once where str.find goes a character at a time on
 text that is not Latin-1; and `phrase_lines`, the short blocks' lines whose
@@ -470,7 +471,7 @@ cdef Py_ssize_t _characters(str pattern, Py_UCS4* chars, str what) except -1:
 def parts_at(str text, str separator, list indexes):
     """[text.split(separator)[index] for index in indexes], `indexes` increasing, in one
     pass that makes no other part (blockdensity.evidence reads a few blocks of a page's
-    text, each ended by words.END). The pass stops at each occurrence of the
+    text, each ended by words.END; blockdensity.markdown the kept ones). The pass stops at each occurrence of the
     separator's last character and checks the rest before it: a separator ends there
     when it begins after the end of the one before (as split finds them, from the
     left)."""
