@@ -79,6 +79,7 @@ COMPILED = [
     "blockdensity/decide/related.py",
     "blockdensity/decide/sections.py",
     "blockdensity/decide/chrome.py",
+    "blockdensity/decide/contents.py",
     "blockdensity/decide/code.py",
     "blockdensity/decide/prose.py",
     "blockdensity/decide/headings.py",

@@ -44,6 +44,7 @@ class Settings:
         dialog_id: int = 0,
         tab_panels: bool = False,
         show_hidden: bool = False,
+        href_id: int = 0,
     ) -> None: ...
 
 def walk(
@@ -62,6 +63,7 @@ def walk(
     list[LexborNode],
     bool,
     Elements,
+    list[int],
 ]: ...
 
 DECLARED_ATTRIBUTES: tuple[str, ...]

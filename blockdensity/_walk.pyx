@@ -399,6 +399,7 @@ cdef struct AttributeIds:
     uintptr_t pubdate  # microdata query can find anything
     uintptr_t popover  # closed_popups: an element with a popover attribute is hidden
     uintptr_t open_attr  # closed_popups: a <dialog> without open is hidden
+    uintptr_t href  # a link's target: whether it leads within the page (in_page)
 
 
 cdef class Settings:
@@ -419,7 +420,8 @@ cdef class Settings:
     tab_panels rule);
     `show_hidden`: every hidden element is, but a pop-up's (role dialog,
     alertdialog, menu, listbox or tooltip: the page's hidden reading). Both
-    read the role by `role_id`.
+    read the role by `role_id`. `href_id`: a link's target, read to tell the
+    blocks whose links all lead within the page (0: not sought).
     """
 
     cdef bytes packed  # holds the memory flags_of points into
@@ -438,7 +440,7 @@ cdef class Settings:
                  uintptr_t hidden_id, uintptr_t role_id, uintptr_t region_id,
                  uintptr_t class_id, uintptr_t itemprop_id, uintptr_t pubdate_id,
                  uintptr_t popover_id=0, uintptr_t open_id=0, uintptr_t dialog_id=0,
-                 bint tab_panels=False, bint show_hidden=False):
+                 bint tab_panels=False, bint show_hidden=False, uintptr_t href_id=0):
         if len(packed) % 2:
             raise ValueError(f"the packed flags are uint16, got {len(packed)} bytes")
         self.packed = packed
@@ -456,6 +458,7 @@ cdef class Settings:
         self.ids.pubdate = pubdate_id
         self.ids.popover = popover_id
         self.ids.open_attr = open_id
+        self.ids.href = href_id
         self.dialog_id = dialog_id if open_id else 0
         self.tab_panels = tab_panels
         self.show_hidden = show_hidden
@@ -470,6 +473,7 @@ cdef struct Found:
     bd_attr* klass
     bd_attr* popover
     bd_attr* open_attr
+    bd_attr* href
 
 
 cdef inline bint _read_attributes(bd_node* node, const AttributeIds* ids, Found* found) noexcept:
@@ -485,6 +489,7 @@ cdef inline bint _read_attributes(bd_node* node, const AttributeIds* ids, Found*
     found.klass = NULL
     found.popover = NULL
     found.open_attr = NULL
+    found.href = NULL
     while attr != NULL:
         name_id = attr.node.local_name
         if name_id == ids.hidden and ids.hidden and found.hidden == NULL:
@@ -499,6 +504,8 @@ cdef inline bint _read_attributes(bd_node* node, const AttributeIds* ids, Found*
             found.popover = attr
         elif name_id == ids.open_attr and ids.open_attr and found.open_attr == NULL:
             found.open_attr = attr
+        elif name_id == ids.href and ids.href and found.href == NULL:
+            found.href = attr
         elif ids.itemprop and (name_id == ids.itemprop or name_id == ids.pubdate):
             microdata = True
         attr = attr.next
@@ -882,6 +889,22 @@ cdef class Elements:
         return dict(self.pre_classes)
 
 
+# The kinds of link a block holds (bits): one to a place in the page (href
+# "#name"), one anywhere else (another page, a script, no href).
+DEF IN_PAGE = 1
+DEF ELSEWHERE = 2
+
+
+cdef inline int _link_kind(bd_attr* href) noexcept:
+    # A fragment of the page itself: "#" and a name (a bare "#" is a script's
+    # button, "#!" a script's route).
+    if href == NULL or href.value == NULL or href.value.data == NULL:
+        return ELSEWHERE
+    if href.value.length >= 2 and href.value.data[0] == 35 and href.value.data[1] != 33:
+        return IN_PAGE
+    return ELSEWHERE
+
+
 @cython.final
 cdef class _Blocks:
     # What the walk makes of the page's text: every block's text with its
@@ -899,11 +922,17 @@ cdef class _Blocks:
     cdef Py_ssize_t entry  # ... as an entry of the element table,
     cdef bint pre  # inside <pre>,
     cdef Py_ssize_t drop  # the scope in effect, or -1
+    # The blocks whose links all lead within the page (at least one): a table
+    # of contents' entries (blockdensity.decide.contents).
+    cdef list in_page
+    cdef int link_kinds  # the kinds of link met in the current block (IN_PAGE, ELSEWHERE)
+    cdef int open_kind  # the kind of the link open at the walk's place (anchor_depth > 0)
 
     def __cinit__(self, Elements elements, list trace):
         self.pieces = _Text()
         self.links = _Text()
         self.records = []
+        self.in_page = []
         self.elements = elements
         self.trace = trace
         self.element = "body"
@@ -923,6 +952,8 @@ cdef class _Blocks:
                     self.pieces.push(SUB_CLOSE)
             self.pieces.push_str(BLOCK_END)
             self.links.push_str(BLOCK_END)
+            if self.link_kinds == IN_PAGE:
+                self.in_page.append(len(self.records))
             self.records.append((self.element, self.pre, self.drop))
             self.elements.add_block(self.entry)
             self.visible = False
@@ -935,12 +966,19 @@ cdef class _Blocks:
                 return 0
             self.pieces.size = self.start
             self.links.size = self.link_start
-        # ... and open again at the start of the next.
+        # ... and open again at the start of the next (a link going on, its kind too).
+        self.link_kinds = self.open_kind if anchor_depth else 0
         if anchor_depth:
             self.pieces.push(ANCHOR_MARK)
         if sup_depth:
             self.pieces.push(SUB_OPEN)
         return 0
+
+    cdef inline void open_link(self, bd_attr* href) noexcept:
+        # A link opens (the outermost): its kind counts for the block it is in,
+        # and for the blocks it goes on into.
+        self.open_kind = _link_kind(href)
+        self.link_kinds |= self.open_kind
 
     cdef int untrace(self) except -1:
         # The text nodes of the block that turned out to have no visible text.
@@ -1006,13 +1044,15 @@ def walk(LexborNode body, Settings settings, object title, list trace=None):
     None (the fit's case): no node object is made.
 
     Returns (blocks, text, linked, title, drop_scopes, scope_parents,
-    declarations, hidden, microdata, elements): `hidden`, the hidden elements,
+    declarations, hidden, microdata, elements, in_page): `hidden`, the hidden elements,
     for the caller to replace with <img> as docs/spec.md says (blockdensity.metadata
     reads the tree after); `microdata`, whether an element below <body> that
     stays in the tree has an itemprop or pubdate attribute (what metadata's
     microdata query needs), found on the way over the attributes (when
     `hidden` is sought; else True); `elements`, the page's element table
-    (where each block sits, for blockdensity.structure)."""
+    (where each block sits, for blockdensity.structure); `in_page`, the blocks
+    whose links all lead to a place in the page (href "#name"), at least one
+    (when `settings` seeks href; else none)."""
     if not _configured:
         raise RuntimeError("blockdensity._walk.configure() has not been called")
     cdef const uint16_t* flags_of = settings.flags_of
@@ -1064,8 +1104,9 @@ def walk(LexborNode body, Settings settings, object title, list trace=None):
         # walk holds the body), and article.regions then finds no body.
         hidden.append(body)
         ids.region = 0
-    seeking = ids.hidden or ids.role or ids.region or ids.klass
+    seeking = ids.hidden or ids.role or ids.region or ids.klass or ids.href
     found.klass = NULL
+    found.href = NULL
     while True:
         if ends_block:
             ends_block = False
@@ -1103,6 +1144,7 @@ def walk(LexborNode body, Settings settings, object title, list trace=None):
                             regions += scopes.enter_regions(found.region, settings.scopes)
                 else:
                     found.klass = NULL
+                    found.href = NULL
                 if flags & BOUNDARY:
                     ends_block = True
                     if flags & SKIP:  # <hr>
@@ -1131,11 +1173,13 @@ def walk(LexborNode body, Settings settings, object title, list trace=None):
                             anchor_depth = 1
                             pieces.push(ANCHOR_MARK)
                             links.push(SPACE)
+                            out.open_link(found.href)
                         entering = node
                         break
                     if flags:
                         pieces.push(ANCHOR_MARK)
                         link_closes = True
+                        out.open_link(found.href)
                     node = child
                     node_id = TEXT_ID
                 elif flags & SKIP:
@@ -1170,6 +1214,7 @@ def walk(LexborNode body, Settings settings, object title, list trace=None):
                         if anchor_depth == 1:
                             pieces.push(ANCHOR_MARK)
                             links.push(SPACE)
+                            out.open_link(found.href)
                     if flags & SUPSUB:
                         sup_depth += 1
                         if sup_depth == 1:
@@ -1272,7 +1317,7 @@ def walk(LexborNode body, Settings settings, object title, list trace=None):
         ends_block = True
     return (
         out.records, pieces.make(), links.make(), title, scopes.labels, scopes.parents,
-        declarations, hidden, microdata or not ids.hidden, elements,
+        declarations, hidden, microdata or not ids.hidden, elements, out.in_page,
     )
 
 

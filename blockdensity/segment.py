@@ -85,6 +85,7 @@ class Page:
         "drop_scopes",
         "elements",
         "hidden_text",
+        "in_page_links",
         "lang",
         "linked",
         "microdata",
@@ -107,6 +108,7 @@ class Page:
         microdata: bool | None = None,
         elements: compiled_walk.Elements | None = None,
         hidden_text: int = 0,
+        in_page_links: list[int] | None = None,
     ) -> None:
         self.blocks = blocks
         # Every block's text with its markers, each followed by BLOCK_END.
@@ -139,6 +141,10 @@ class Page:
         # hidden one (else 0): at least the words they would show, for
         # blockdensity.read to weigh against those shown.
         self.hidden_text = hidden_text
+        # The blocks whose links all lead to a place in the page (href "#name"),
+        # at least one, in order: a table of contents' entries are such blocks
+        # (blockdensity.decide.contents). Sought only under that rule; else empty.
+        self.in_page_links = in_page_links or []
         self._texts: list[str] | None = None
 
     def block_texts(self) -> list[str]:
@@ -186,6 +192,7 @@ def walk(parsed: Parsed, conf: Conf, trace: Trace | None = None) -> Page:
 
 
 _ITEMPROP: Final = compiled_walk.DECLARED_ATTRIBUTES.index("itemprop")
+_HREF: Final = compiled_walk.DECLARED_ATTRIBUTES.index("href")
 _PUBDATE: Final = compiled_walk.DECLARED_ATTRIBUTES.index("pubdate")
 _DECLARED: Final = len(compiled_walk.DECLARED_ATTRIBUTES)
 # What the closed_popups rule reads: the popover attribute, a <dialog>'s open.
@@ -271,6 +278,8 @@ def _walk(doc: dom.Document, conf: Conf, trace: Trace | None, *, shown: bool = F
     # The tab_panels rule and the hidden reading read a hidden element's role:
     # sought for them too.
     tab_panels = Rule.TAB_PANELS in conf.rules
+    # The table_of_contents rule reads where links lead: sought only under it.
+    contents = Rule.TABLE_OF_CONTENTS in conf.rules
     settings = compiled_walk.Settings(
         table.packed,
         table.custom,
@@ -288,6 +297,7 @@ def _walk(doc: dom.Document, conf: Conf, trace: Trace | None, *, shown: bool = F
         dialog_id=_DIALOG_ID if popups else 0,
         tab_panels=tab_panels,
         show_hidden=shown,
+        href_id=declared[_HREF] if contents else 0,
     )
     walked = compiled_walk.walk(body, settings, title, trace)
     (
@@ -301,6 +311,7 @@ def _walk(doc: dom.Document, conf: Conf, trace: Trace | None, *, shown: bool = F
         hidden,
         microdata,
         elements,
+        in_page_links,
     ) = walked
     # Weighed by blockdensity.read against the words shown; not on the hidden
     # reading itself, whose hidden elements are pop-ups.
@@ -326,4 +337,5 @@ def _walk(doc: dom.Document, conf: Conf, trace: Trace | None, *, shown: bool = F
         microdata,
         elements,
         hidden_text,
+        in_page_links,
     )

@@ -445,6 +445,94 @@ def test_a_list_is_kept_whole_only_when_a_sentence_introduces_it_before_text(
     assert seq("p0x", 1, 6) not in fit.text
 
 
+def contents(hrefs: Iterable[str]) -> str:
+    """A list whose entries are links end to end, to `hrefs`."""
+    return bullets(
+        f"<p><a href='{href}'>{seq(f'c{n}x', 1, 6)}</a></p>" for n, href in enumerate(hrefs)
+    )
+
+
+SECTIONS = "".join(
+    f"<h2 id=s{n}>{seq(f'c{n}x', 1, 6)}</h2><p>{seq(f'b{n}x', 1, 50)}</p>" for n in range(4)
+)
+JUMP = "<p>Many sections follow for you to read:</p>"
+
+
+def test_a_table_of_contents_goes_with_the_line_that_introduced_it() -> None:
+    html = introduced(JUMP, contents(f"#s{n}" for n in range(4)), SECTIONS)
+    for kind in PageType:
+        fit = fit_text(html, page_type=kind)
+        # The entries go; the sections' headings they repeat stay, once each.
+        for n in range(4):
+            assert fit.text.count(seq(f"c{n}x", 1, 6)) == 1, kind
+    # On an article the line went with it: introduced_lists kept it for the list's sake.
+    fit = fit_text(html, page_type=PageType.ARTICLE)
+    assert "Many sections follow" not in fit.text
+    entries = [block for block in fit.blocks if block.reason is Reason.TABLE_OF_CONTENTS]
+    assert [block.index for block in entries] == [9, 10, 11, 12, 13]  # the line, the entries
+    assert all(block.decision is Decision.DROPPED for block in entries)
+    # Without the rule, introduced_lists keeps the list and its lead.
+    without = fit_text(
+        html,
+        Conf(article_rules=ARTICLE_RULES - {Rule.TABLE_OF_CONTENTS}),
+        page_type=PageType.ARTICLE,
+    )
+    assert "Many sections follow" in without.text
+    assert without.text.count(seq("c0x", 1, 6)) == 2
+    # The published fit keeps neither (the tree rejects the list as link-dense).
+    assert Reason.TABLE_OF_CONTENTS not in {
+        block.reason for block in fit_text(html, PUBLISHED_CONF).blocks
+    }
+
+
+@pytest.mark.parametrize(
+    "hrefs",
+    [
+        # Links to other pages: a reading list.
+        ["/a", "/b", "/c", "/d"],
+        # One entry leads elsewhere: the run it breaks is too short on both sides.
+        ["#s0", "#s1", "/x", "#s2"],
+        # Two entries are no table of contents.
+        ["#s0", "#s1"],
+        # A bare "#" is a script's button, "#!/..." a script's route.
+        ["#", "#", "#!/s2", "#!/s3"],
+        # A link to a fragment of another page.
+        ["/guide#s0", "/guide#s1", "/guide#s2", "/guide#s3"],
+    ],
+)
+def test_a_list_of_links_is_no_table_of_contents_unless_each_entry_leads_within_the_page(
+    hrefs: list[str],
+) -> None:
+    fit = fit_text(introduced(JUMP, contents(hrefs), SECTIONS), page_type=PageType.ARTICLE)
+    assert Reason.TABLE_OF_CONTENTS not in {block.reason for block in fit.blocks}
+    if len(hrefs) > 2:
+        assert "Many sections follow" in fit.text
+
+
+def test_an_entry_with_words_besides_its_link_is_no_entry_of_a_table_of_contents() -> None:
+    items = bullets(f"see <a href=#s{n}>{seq(f'c{n}x', 1, 6)}</a>" for n in range(4))
+    fit = fit_text(introduced(JUMP, items, SECTIONS), page_type=PageType.ARTICLE)
+    assert Reason.TABLE_OF_CONTENTS not in {block.reason for block in fit.blocks}
+    assert fit.text.count(seq("c0x", 1, 6)) == 2
+
+
+def test_the_walk_marks_the_blocks_whose_links_all_lead_within_the_page() -> None:
+    html = page(
+        "<ul><li><a href=#a>one</a></li><li><a href=#b>two <b>2</b></a> <a href=#c>3</a></li>"
+        "<li><a href=#d>four</a> <a href=/x>x</a></li><li>five</li>"
+        "<li><a href=#e><div>six</div>six and <p>seven</p></a></li><li><a href='#'>8</a></li></ul>"
+    )
+    walked = read_page(html, DEFAULT_CONF).page
+    linked = [walked.blocks[index][0] for index in walked.in_page_links]
+    # one, two 2 3, and the link around blocks: its three blocks (six, six and, seven).
+    assert len(walked.in_page_links) == 5
+    assert linked == ["li", "li", "div", "li", "p"]
+    # Read only under the rule.
+    conf = Conf(article_rules=ARTICLE_RULES - {Rule.TABLE_OF_CONTENTS})
+    assert read_page(html, conf).page.in_page_links == []
+    assert read_page(html, PUBLISHED_CONF).page.in_page_links == []
+
+
 def test_a_data_tables_linked_cells_are_kept_but_not_in_a_dropped_region() -> None:
     # A list's table: each row a linked name and its figures (Wikipedia's lists,
     # a schedule's teams). The linked cells are the table's as much as the others.

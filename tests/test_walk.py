@@ -69,6 +69,7 @@ def _fields(page: Page) -> dict[str, object]:
         "drop_scopes": page.drop_scopes,
         "scope_parents": page.scope_parents,
         "declarations": [_declaration(node) for node in page.declarations],
+        "in_page_links": page.in_page_links,
         "measure": measure(page),
     }
 
@@ -206,6 +207,8 @@ CASES = (
     "<html lang=' fr '><body><p>x<title>in the body</title>y</p>",
     "<p>foo<a href=#>bar</a>baz <a>two <b>words</b></a> <a> </a></p>",
     "<p>a<a><div>a link around blocks</div><p>more</a>c</p>",
+    "<ul><li><a href=#a>A</a><li><a href=#b>B <b>b</b></a> <a href=#c>C</a><li><a href=/x>X</a>"
+    "<li>see <a href=#d>D</a><li><a href=#e><div>E</div>e<p>e2</a></ul>",
     "<p>H<sub>2</sub>O 1<sup>st</sup> <sup><a>[1]</a></sup><div><sup>open<p>across",
     "<pre>  kept\n   <b>as</b>  is\n</pre><p>a <b> </b> b<i>c</i> <i>d</i>",
     "<p>one<br>two<wbr>three<img>four<x-y>five</x-y>six<label>se</label>ven",
@@ -317,6 +320,8 @@ TOKENS = st.one_of(
     st.sampled_from(TAGS).map(lambda name: f"<{name} hidden role=tabpanel>"),
     st.sampled_from(TAGS).map(lambda name: f"<{name} role=navigation class=comments>"),
     st.sampled_from(["<a href=#>", "<meta name=author content=me>", "<link rel=x href=y>"]),
+    # Links within the page and elsewhere (Page.in_page_links, under the default profile).
+    st.sampled_from(["<a href=#top>", "<a href='#!/x'>", "<a href=/p#s>", "<a href='#café'>"]),
     st.tuples(st.sampled_from(TAGS), st.sampled_from(CLASSES)).map(
         lambda pair: f"<{pair[0]} class='{pair[1]}'>"
     ),

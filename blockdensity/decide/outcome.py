@@ -56,6 +56,7 @@ class Outcome(IntEnum):
     AFTER_LINKS_TEXT = 31  # kept: a paragraph the tree rejected for the links before it
     CONSENT = 32  # in a cookie-consent notice
     INTRODUCED_LIST = 33  # kept: a list a line ending with a colon introduces, its lead too
+    CONTENTS_ENTRY = 34  # an entry of a table of contents: links within the page
 
 
 KEPT_OUTCOMES: Final = frozenset(
@@ -112,6 +113,7 @@ RULE_OUTCOMES: Final = {
     Rule.CODE_BLOCKS: Outcome.CODE_BLOCK,
     Rule.AFTER_LINKS_TEXT: Outcome.AFTER_LINKS_TEXT,
     Rule.CONSENT_NOTICES: Outcome.CONSENT,
+    Rule.TABLE_OF_CONTENTS: Outcome.CONTENTS_ENTRY,
 }
 
 # How each outcome is reported: its Decision, and its Reason (None: the
@@ -151,4 +153,5 @@ REPORTED: Final[dict[Outcome, tuple[Decision, Reason | None]]] = {
     Outcome.CODE_BLOCK: (Decision.CONTENT, Reason.CODE_BLOCK),
     Outcome.AFTER_LINKS_TEXT: (Decision.CONTENT, Reason.AFTER_LINKS_TEXT),
     Outcome.CONSENT: (Decision.DROPPED, Reason.CONSENT_NOTICE),
+    Outcome.CONTENTS_ENTRY: (Decision.DROPPED, Reason.TABLE_OF_CONTENTS),
 }

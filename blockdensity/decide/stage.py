@@ -8,7 +8,7 @@ runs overrides the outcomes it acts on (PASSES: the article profile's rules,
 decide.article; then the rules by kind of page, which decide.kinds runs on
 the kinds of page they serve: decide.container, decide.forum,
 decide.posts, decide.facets, decide.listing, decide.grid, decide.title,
-decide.related, decide.sections, decide.chrome, decide.prose, decide.code,
+decide.related, decide.sections, decide.chrome, decide.contents, decide.prose, decide.code,
 decide.headings, decide.duplicates). Where they keep under SCANT_WORDS
 words, the rules of other kinds read the page again (decide.kinds'
 second_looks: its likeliest kind where the classifier was unsure of it, then
@@ -34,6 +34,7 @@ from blockdensity.decide import (
     chrome,
     code,
     container,
+    contents,
     duplicates,
     facets,
     forum,
@@ -85,6 +86,9 @@ PASSES: Final[tuple[tuple[frozenset[Rule], Pass], ...]] = (
     (frozenset((Rule.REVIEW_SECTIONS,)), sections.apply_reviews),
     (frozenset((Rule.RELATED_SECTIONS,)), sections.apply_related),
     (frozenset((Rule.PAGE_CHROME,)), chrome.apply),
+    # After every rule that keeps a list (container_text, introduced_lists); before
+    # section_headings, so that a heading over a dropped table of contents stays out.
+    (frozenset((Rule.TABLE_OF_CONTENTS,)), contents.apply),
     # After the rules that keep text, whose kept blocks they read; code_blocks
     # and after_links_text first, so that a heading over what they keep is kept too.
     (frozenset((Rule.AFTER_LINKS_TEXT,)), prose.apply),

@@ -49,6 +49,17 @@ __all__ = ["Table", "is_marker", "segment", "signature"]
 _SPACE: Final = " "
 # The elements that declare metadata and that the walk skips (void or removed).
 _DECLARING_IDS: Final = frozenset(dom.tag_id(name) for name in ("meta", "link", "base", "script"))
+# The kinds of link a block holds: to a place in the page (href "#name"), or elsewhere.
+_IN_PAGE: Final = 1
+_ELSEWHERE: Final = 2
+
+
+def _link_kind(node: dom.Node) -> int:
+    """A link to a place in the page: "#" and a name, not "#!" (a script's route)."""
+    href = node.attrs.get("href")
+    if href and len(href.encode("utf-8", "surrogatepass")) >= 2 and href[0] == "#":
+        return _ELSEWHERE if href[1] == "!" else _IN_PAGE
+    return _ELSEWHERE
 
 
 class Table:
@@ -262,6 +273,13 @@ class _Walk:
         self.block_element = "body"
         self.block_pre = False
         self.block_drop = -1
+        # The blocks whose links all lead within the page (sought under the
+        # table_of_contents rule), and the kinds of link the current block holds
+        # and the open link is of.
+        self.seek_links = Rule.TABLE_OF_CONTENTS in conf.rules
+        self.in_page: list[int] = []
+        self.link_kinds = 0
+        self.open_kind = 0
         # What the walk is inside of.
         self.anchors = 0  # open <a> elements
         self.subs = 0  # open sup and sub elements
@@ -289,6 +307,7 @@ class _Walk:
             self.drop_scopes,
             self.scope_parents,
             self.declarations,
+            in_page_links=self.in_page,
         )
 
     def children(self, parent: dom.Node) -> None:
@@ -323,7 +342,7 @@ class _Walk:
                     node.attrs.get("class") or "",
                     _code_class(node),
                 )
-            self.open(flags, node_id)
+            self.open(flags, node)
             self.end_block()
             self.children(node)
             self.close(flags)
@@ -349,22 +368,30 @@ class _Walk:
             if child is not None and child.next is None and child.tag_id == dom.TEXT_ID:
                 if flags:
                     self.pieces.append(ANCHOR_MARK)
+                    self.open_link(node)
                 self.text(child, whole_link=bool(flags))
                 return
         elif flags & tags.SEPARATOR:
             self.separate(_SPACE)
-        self.open(flags, node_id)
+        self.open(flags, node)
         self.children(node)
         self.close(flags)
         if flags & tags.SEPARATOR and not flags & tags.BOUNDARY:
             self.separate(_SPACE)
 
-    def open(self, flags: int, node_id: int) -> None:
+    def open_link(self, node: dom.Node) -> None:
+        """A link opens (the outermost): its kind counts for the block it is in, and
+        for the blocks it goes on into."""
+        self.open_kind = _link_kind(node) if self.seek_links else _ELSEWHERE
+        self.link_kinds |= self.open_kind
+
+    def open(self, flags: int, node: dom.Node) -> None:
         if flags & tags.ANCHOR:
             self.anchors += 1
             if self.anchors == 1:
                 self.pieces.append(ANCHOR_MARK)
                 self.links.append(_SPACE)
+                self.open_link(node)
         if flags & tags.SUPSUB:
             self.subs += 1
             if self.subs == 1:
@@ -372,7 +399,7 @@ class _Walk:
         if flags & tags.PRE:
             self.pres += 1
         if flags & tags.DROP:
-            self.open_scope(self.names[node_id])
+            self.open_scope(self.names[node.tag_id])
 
     def close(self, flags: int) -> None:
         if flags & tags.ANCHOR:
@@ -440,6 +467,8 @@ class _Walk:
             else:
                 pieces.append(BLOCK_END)
             self.links.append(BLOCK_END)
+            if self.link_kinds == _IN_PAGE:
+                self.in_page.append(len(self.blocks))
             self.blocks.append((self.block_element, self.block_pre, self.block_drop))
             self.table.blocks.append(self.block_entry)
             self.visible = False
@@ -452,6 +481,7 @@ class _Walk:
             _untrace(self.trace, len(self.blocks))
         else:
             return
+        self.link_kinds = self.open_kind if self.anchors else 0
         if inside:
             _begin_inside(pieces, self.anchors, self.subs)
 
