@@ -135,10 +135,10 @@ class Rule(StrEnum):
     # or list_headings did, whose next block with words is kept is kept: the
     # heading of a section the text keeps ("Pros" over its list)
     SECTION_HEADINGS = "section_headings"
-    # on every page: a run of at least three kept list items, each a link end
-    # to end whose every link leads to a place in the page (href "#name"), goes:
-    # a table of contents, which repeats the headings of the sections the text
-    # holds
+    # on every page: a run of at least three kept blocks (list items, lines),
+    # each a link end to end whose every link leads to a place in the page (href
+    # "#name"), goes: a table of contents, which repeats the headings of the
+    # sections the text holds
     TABLE_OF_CONTENTS = "table_of_contents"
     # on every page: a <pre> the tree rejected (a command short after links,
     # code after a highlighter's linked line numbers), with at most half its

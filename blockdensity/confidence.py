@@ -243,30 +243,30 @@ def confidence(figures: Figures) -> float:
 
 # BEGIN WEIGHTS (written by bench/confidence_train.py; edit there, not here)
 WEIGHTS: Final[tuple[float, ...]] = (
-    1.1547,  # bias
-    1.3743,  # kept_words
-    -0.1259,  # kept_blocks
-    -2.2243,  # pieces
-    2.8437,  # words_per_block
-    -1.2400,  # length
-    -0.1604,  # kept_link_density
-    0.3938,  # dropped_link_density
-    -0.3625,  # rejected
-    -0.0240,  # dropped
-    -0.1511,  # rule_dropped
-    -1.4802,  # rule_kept
+    1.1546,  # bias
+    1.3756,  # kept_words
+    -0.1268,  # kept_blocks
+    -2.2238,  # pieces
+    2.8427,  # words_per_block
+    -1.2403,  # length
+    -0.1608,  # kept_link_density
+    0.3945,  # dropped_link_density
+    -0.3633,  # rejected
+    -0.0246,  # dropped
+    -0.1485,  # rule_dropped
+    -1.4814,  # rule_kept
     -0.0603,  # article
-    -1.6167,  # fallback_single_block
-    -0.1979,  # fallback_nothing_kept
-    0.6635,  # fallback_no_text
+    -1.6166,  # fallback_single_block
+    -0.1978,  # fallback_nothing_kept
+    0.6632,  # fallback_no_text
     -0.6932,  # fallback_noscript
-    -0.9469,  # fallback_deferred_content
+    -0.9467,  # fallback_deferred_content
     -0.1559,  # type_forum
-    -0.9497,  # type_product
-    -0.6245,  # type_collection
-    -0.4044,  # type_listing
-    -0.0667,  # type_documentation
-    -0.2768,  # type_service
+    -0.9498,  # type_product
+    -0.6248,  # type_collection
+    -0.4041,  # type_listing
+    -0.0649,  # type_documentation
+    -0.2766,  # type_service
     0.8371,  # type_confidence
 )
 # END WEIGHTS

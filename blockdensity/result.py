@@ -121,7 +121,7 @@ class Reason(StrEnum):
     # kept: a paragraph of prose the tree rejected for the links before it
     AFTER_LINKS_TEXT = "after_links_text"
     CONSENT_NOTICE = "consent_notice"  # dropped: in a cookie-consent notice
-    # dropped: an entry of a table of contents, a list item linking within the page
+    # dropped: an entry of a table of contents, a line that links within the page
     TABLE_OF_CONTENTS = "table_of_contents"
 
 

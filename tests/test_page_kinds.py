@@ -485,6 +485,15 @@ def test_a_table_of_contents_goes_with_the_line_that_introduced_it() -> None:
     }
 
 
+def test_a_table_of_contents_laid_out_as_lines_of_links_goes_too() -> None:
+    lines = "".join(f"<p><a href=#s{n}>{seq(f'c{n}x', 1, 6)}</a></p>" for n in range(4))
+    for kind in (PageType.DOCUMENTATION, PageType.SERVICE):
+        fit = fit_text(introduced(JUMP, f"<div>{lines}</div>", SECTIONS), page_type=kind)
+        for n in range(4):
+            assert fit.text.count(seq(f"c{n}x", 1, 6)) == 1, kind
+        assert Reason.TABLE_OF_CONTENTS in {block.reason for block in fit.blocks}
+
+
 @pytest.mark.parametrize(
     "hrefs",
     [
