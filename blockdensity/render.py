@@ -34,15 +34,12 @@ def render(page: Page, verdict: Verdict, comments: Comments) -> Rendered:
     """The render stage: the text of the blocks `verdict` keeps, and of the comments it
     took from the article (with INCLUDE, after the text too; with DROP, nowhere)."""
     blocks = page.blocks
-    texts = page.block_texts()
     kept = verdict.kept
-    text = render_blocks([blocks[index] for index in kept], [texts[index] for index in kept])
+    text = render_blocks([blocks[index] for index in kept], page.texts_at(kept))
     found = verdict.comments
     if not found or comments is Comments.DROP:
         return Rendered(text, None)
-    comments_text = render_blocks(
-        [blocks[index] for index in found], [texts[index] for index in found]
-    )
+    comments_text = render_blocks([blocks[index] for index in found], page.texts_at(found))
     if comments is Comments.INCLUDE:
         text = f"{text}\n{comments_text}" if text else comments_text
     return Rendered(text, comments_text or None)

@@ -29,6 +29,8 @@ from blockdensity.segment import (
     segment,
     trace_segment,
 )
+from devkit.corpus import SAMPLE_DATA, Corpus
+from devkit.corpus_sample import SAMPLED_SETS
 from tests.helpers import (
     BOUNDARY_CONTEXT,
     NO_DROPS,
@@ -542,3 +544,25 @@ def test_lang_is_the_html_lang_attribute(tag: str, lang: str | None) -> None:
 def test_empty_lang_is_none() -> None:
     assert fit_text("<html lang=''><body><p>x</p>").lang is None
     assert fit_text("<html lang='  '><body><p>x</p>").lang is None
+
+
+SAMPLE = Corpus(SAMPLE_DATA, SAMPLED_SETS)  # every page of the sample (tests/corpus)
+
+
+def test_texts_at_reads_the_blocks_texts_as_block_texts_has_them() -> None:
+    # The render stage and the rules read a few blocks' texts without the split of the
+    # page's every block's; the texts are the same, marks gone, every sample page.
+    for sample in SAMPLE.pages():
+        walked = segment(sample.html, DEFAULT_CONF)
+        every = list(range(len(walked.blocks)))
+        some = every[1::3]
+        parts = walked.texts_at(some)  # before block_texts is made
+        whole = walked.texts_at(every)
+        texts = walked.block_texts()
+        assert parts == [texts[index] for index in some], sample.page_id
+        assert whole == texts, sample.page_id
+        assert walked.texts_at(some) == parts  # and after, from block_texts
+    walked = segment("<p>a<sup>1</sup> <a href=/x>b</a></p><p>c</p>", DEFAULT_CONF)
+    assert walked.texts_at([0, 1]) == ["a1 b", "c"]
+    with pytest.raises(IndexError):
+        walked.texts_at([1, 0])  # not increasing

@@ -44,10 +44,11 @@ CHROME_WORDS: Final = 20
 def apply(board: Board, outcomes: list[Outcome]) -> None:
     """page_chrome: a short kept line about the page itself goes."""
     words = board.words
-    texts: list[str] | None = None
-    for index, outcome in enumerate(outcomes):
-        if outcome in KEPT_OUTCOMES and 0 < words[index] <= CHROME_WORDS:
-            if texts is None:
-                texts = board.page.block_texts()
-            if CHROME_LINE.search(texts[index]):
-                outcomes[index] = Outcome.PAGE_CHROME
+    candidates = [
+        index
+        for index, outcome in enumerate(outcomes)
+        if outcome in KEPT_OUTCOMES and 0 < words[index] <= CHROME_WORDS
+    ]
+    for index, text in zip(candidates, board.page.texts_at(candidates), strict=True):
+        if CHROME_LINE.search(text):
+            outcomes[index] = Outcome.PAGE_CHROME

@@ -207,20 +207,26 @@ def apply_introduced(board: Board, outcomes: list[Outcome]) -> None:
     are kept with their lead."""
     first, last = kept_span(outcomes)
     words = board.words
-    texts: list[str] | None = None
+    # The paragraphs that may lead a list, whose texts are read together (not the
+    # page's every block's).
+    candidates = [
+        index
+        for index in range(first, last)
+        if words[index] >= LEAD_WORDS
+        and board.elements[index] in _LEADS
+        and board.in_container(index)
+    ]
+    if not candidates:
+        return
+    leads = {
+        index
+        for index, text in zip(candidates, board.page.texts_at(candidates), strict=True)
+        if text.rstrip().endswith(":")
+    }
     in_items: set[int] | None = None
     lead = first
     while lead < last:
-        if (
-            words[lead] < LEAD_WORDS
-            or board.elements[lead] not in _LEADS
-            or not board.in_container(lead)
-        ):
-            lead += 1
-            continue
-        if texts is None:
-            texts = board.page.block_texts()
-        if not texts[lead].rstrip().endswith(":"):
+        if lead not in leads:
             lead += 1
             continue
         if in_items is None:

@@ -61,8 +61,7 @@ def apply(board: Board, outcomes: list[Outcome]) -> None:
     # text is compared (on the article sets' long texts, most of the rule's cost).
     if copies_only and not _copy_sized(_seen_before([words[index] for index in kept]), kept, words):
         return
-    texts = board.page.block_texts()
-    keys = [" ".join(texts[index].split()) for index in kept]
+    keys = [" ".join(text.split()) for text in board.page.texts_at(kept)]
     structure = board.structure()
     parents = [structure.parents[structure.entry(index)] for index in kept]
     # Each text, and each pair of consecutive texts, with the parent of its first copy.

@@ -49,16 +49,17 @@ def apply(board: Board, outcomes: list[Outcome]) -> None:
     the links before it, inside the trusted container and the kept text, is kept."""
     first, last = kept_span(outcomes)
     words, links, leaves = board.words, board.links, board.leaves
-    texts: list[str] | None = None
-    for index in range(first + 1, last):
-        if (
-            outcomes[index] is Outcome.BOILERPLATE
-            and leaves[index] == AFTER_LINKS_SHORT_LEAF
-            and words[index] >= MIN_WORDS
-            and not links[index]
-            and board.in_container(index)
-        ):
-            if texts is None:
-                texts = board.page.block_texts()
-            if _ends_a_sentence(texts[index]):
-                outcomes[index] = Outcome.AFTER_LINKS_TEXT
+    candidates = [
+        index
+        for index in range(first + 1, last)
+        if outcomes[index] is Outcome.BOILERPLATE
+        and leaves[index] == AFTER_LINKS_SHORT_LEAF
+        and words[index] >= MIN_WORDS
+        and not links[index]
+        and board.in_container(index)
+    ]
+    if not candidates:
+        return
+    for index, text in zip(candidates, board.page.texts_at(candidates), strict=True):
+        if _ends_a_sentence(text):
+            outcomes[index] = Outcome.AFTER_LINKS_TEXT
