@@ -43,10 +43,9 @@ from blockdensity.segment import (
     BLOCK_END,
     BREAK_MARK,
     PRE,
-    SUB_CLOSE,
-    SUB_OPEN,
     BlockInfo,
     Page,
+    unmarked,
 )
 from blockdensity.structure import Structure
 
@@ -747,22 +746,15 @@ def _kept_texts(text: str, kept: Sequence[int]) -> tuple[dict[int, str], set[int
     kept blocks that are links from end to end."""
     texts = {}
     linked: set[int] = set()
-    for index, raw in zip(kept, _text.parts_at(text, BLOCK_END, list(kept)), strict=True):
-        part = raw
-        if ANCHOR_MARK in part:
-            # The marks open and close a link in turn: every other piece is outside
-            # one. Linked from end to end: no text outside (two links with words
-            # between them are not).
-            if not any(
-                outside.replace(BREAK_MARK, "").strip() for outside in part.split(ANCHOR_MARK)[::2]
-            ):
-                linked.add(index)
-            part = part.replace(ANCHOR_MARK, "")
-        if SUB_OPEN in part:
-            part = part.replace(SUB_OPEN, "")
-        if SUB_CLOSE in part:
-            part = part.replace(SUB_CLOSE, "")
-        texts[index] = part
+    for index, part in zip(kept, _text.parts_at(text, BLOCK_END, list(kept)), strict=True):
+        # The marks open and close a link in turn: every other piece is outside one.
+        # Linked from end to end: no text outside (two links with words between them
+        # are not).
+        if ANCHOR_MARK in part and not any(
+            outside.replace(BREAK_MARK, "").strip() for outside in part.split(ANCHOR_MARK)[::2]
+        ):
+            linked.add(index)
+        texts[index] = unmarked(part)
     return texts, linked
 
 

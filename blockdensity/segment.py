@@ -48,6 +48,7 @@ __all__ = [
     "Trace",
     "segment",
     "trace_segment",
+    "unmarked",
     "walk",
 ]
 
@@ -171,17 +172,19 @@ class Page:
         texts = self._texts
         if texts is not None:
             return [texts[index] for index in indexes]
-        found = _text.parts_at(self.text, BLOCK_END, indexes)
-        for place, raw in enumerate(found):
-            part = raw
-            if ANCHOR_MARK in part:
-                part = part.replace(ANCHOR_MARK, "")
-            if SUB_OPEN in part:
-                part = part.replace(SUB_OPEN, "")
-            if SUB_CLOSE in part:
-                part = part.replace(SUB_CLOSE, "")
-            found[place] = part
-        return found
+        return [unmarked(part) for part in _text.parts_at(self.text, BLOCK_END, indexes)]
+
+
+def unmarked(part: str) -> str:
+    """A block's part of Page.text as Page.block_texts() has it: its anchor and sup/sub
+    marks gone (each block's marks pair up, so a part is read alone)."""
+    if ANCHOR_MARK in part:
+        part = part.replace(ANCHOR_MARK, "")
+    if SUB_OPEN in part:
+        part = part.replace(SUB_OPEN, "")
+    if SUB_CLOSE in part:
+        part = part.replace(SUB_CLOSE, "")
+    return part
 
 
 def segment(html: str | bytes, conf: Conf) -> Page:
