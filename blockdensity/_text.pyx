@@ -89,6 +89,12 @@ cdef unsigned char _ask(Py_UCS4 code) except 0:
     return value
 
 
+cdef inline unsigned char _class_of(Py_UCS4 code) except 0:
+    # The class of `code`: from the table, asked of words.char_class the first time.
+    cdef unsigned char value = _classes[code]
+    return value if value else _ask(code)
+
+
 # The three widths of a str's characters: each pass is compiled once per width,
 # so its loop reads a typed array instead of switching on the kind at every
 # character (PyUnicode_READ).
@@ -112,9 +118,7 @@ cdef inline Py_ssize_t _dense_run_end(char_t* data, Py_ssize_t index,
     cdef unsigned char value
     while index < length:
         code = data[index]
-        value = _classes[code]
-        if value == 0:
-            value = _ask(code)
+        value = _class_of(code)
         if value < WORD_DENSE_LETTER:
             break
         index += 1
@@ -169,9 +173,7 @@ cdef int _count_into(char_t* data, Py_ssize_t length, list counts, list runs,
             lettered = False
             index += 1
             continue
-        value = _classes[code]
-        if value == 0:
-            value = _ask(code)
+        value = _class_of(code)
         if value == WORD_LETTER:
             lettered = True
         elif value != WORD_JOINER:
@@ -229,9 +231,7 @@ cdef int _starts_of_words_into(char_t* data, Py_ssize_t length, list starts,
     cdef Py_ssize_t dense_start
     while index < length:
         code = data[index]
-        value = _classes[code]
-        if value == 0:
-            value = _ask(code)
+        value = _class_of(code)
         if value == WORD_LETTER:
             if run_start < 0:
                 run_start = index

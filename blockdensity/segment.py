@@ -156,12 +156,7 @@ class Page:
         the page is."""
         texts = self._texts
         if texts is None:
-            text = self.text
-            if ANCHOR_MARK in text:
-                text = text.replace(ANCHOR_MARK, "")
-            if SUB_OPEN in text:
-                text = text.replace(SUB_OPEN, "").replace(SUB_CLOSE, "")
-            texts = self._texts = text.split(BLOCK_END)[:-1]
+            texts = self._texts = unmarked(self.text).split(BLOCK_END)[:-1]
         return texts
 
     def texts_at(self, indexes: list[int]) -> list[str]:

@@ -58,8 +58,6 @@ def apply(board: Board, outcomes: list[Outcome]) -> None:
         and not links[index]
         and board.in_container(index)
     ]
-    if not candidates:
-        return
     for index, text in zip(candidates, board.page.texts_at(candidates), strict=True):
         if _ends_a_sentence(text):
             outcomes[index] = Outcome.AFTER_LINKS_TEXT
