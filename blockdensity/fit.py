@@ -211,10 +211,15 @@ def _markdowns(
     comments = conf.comments
     # The text's lines are the kept blocks' alone unless the comments follow them.
     included = bool(verdict.comments) and comments is Comments.INCLUDE
-    text = render_markdown(page, verdict.kept, targets, images, None if included else rendered.text)
+    kind = verdict.kind
+    text = render_markdown(
+        page, verdict.kept, targets, images, None if included else rendered.text, kind=kind
+    )
     if not verdict.comments or comments is Comments.DROP:
         return text, None
-    comments_text = render_markdown(page, verdict.comments, targets, images, rendered.comments)
+    comments_text = render_markdown(
+        page, verdict.comments, targets, images, rendered.comments, kind=kind
+    )
     if comments is Comments.INCLUDE:
         text = f"{text}\n\n{comments_text}" if text else comments_text
     return text, comments_text or None

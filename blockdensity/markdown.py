@@ -12,7 +12,9 @@ card's heading that is a link end to end is its title, a line); a blockquote
 holding a list, heading, table or <pre> is a box, not a quotation; and lines
 of text begun by bullets are a list's items; a heading in a <summary> (a
 disclosure widget's label) and one that is a link from end to end heading
-nothing (a list of linked titles) are lines. Its words are the text's words:
+nothing (a list of linked titles) are lines, and so, on a page read as a
+collection or a product, is a heading over fewer than 20 words (an item's
+name, a shop widget's title). Its words are the text's words:
 the lines are `render.block_lines`' lines (a code block keeps its blank lines
 too), and the characters Markdown would read as markup are escaped, so that a
 parser gives back what the page says.
@@ -37,6 +39,7 @@ from blockdensity import _text
 from blockdensity.decide.tables import is_data_shape
 from blockdensity.mdimages import Image, Images
 from blockdensity.mdlinks import Links
+from blockdensity.pagetype import PageType
 from blockdensity.render import block_lines
 from blockdensity.segment import (
     ANCHOR_MARK,
@@ -189,6 +192,15 @@ class _Table:
         if header_row:
             self.header.add(row)
 
+    def words(self) -> int:
+        """How many words its cells hold."""
+        return sum(
+            len(text.split())
+            for cells in self.rows.values()
+            for texts in cells.values()
+            for text in texts
+        )
+
     def one_column(self) -> bool:
         """Whether all its text lies in one column."""
         places = {place for cells in self.rows.values() for place in cells}
@@ -210,9 +222,12 @@ class _Table:
 
 
 class _Renderer:
-    def __init__(self, page: Page, images: Images | None = None) -> None:
+    def __init__(
+        self, page: Page, images: Images | None = None, kind: PageType | None = None
+    ) -> None:
         self.page = page
         self.images = images
+        self.kind = kind  # the kind of page whose rules kept the blocks
         self.structure = Structure(page)
         self.tags = self.structure.tags
         self.data_tables: dict[int, bool] = {}
@@ -338,8 +353,15 @@ class _Renderer:
                 units.extend(_paragraphs(index, context.chain, text_lines))
         if images is not None and previous >= 0:
             self._add_images(units, images, previous, -1)
+        return self._laid_out(units, tables)
+
+    def _laid_out(self, units: list[_Unit], tables: dict[int, _Table]) -> list[_Unit]:
+        """The units as the page lays them out (tables of one column as blocks, items'
+        names and linked titles as lines), escaped."""
         if tables:
             units = _unstacked(units, tables)
+        if self.kind in _NAMED_ITEMS:
+            _item_names(units, tables)
         _titles(units)
         self._escape(units, tables)
         return units
@@ -645,6 +667,45 @@ def _titles(units: list[_Unit]) -> None:
             unit.kind = "done"
 
 
+# The kinds of page whose headings over a few words name items (see _item_names).
+_NAMED_ITEMS: Final = frozenset({PageType.COLLECTION, PageType.PRODUCT})
+# The words under a heading from which it heads a section of its own.
+_SECTION_WORDS: Final = 20
+
+
+def _item_names(units: list[_Unit], tables: dict[int, _Table]) -> None:
+    """On a page read as a collection or a product, the headings over fewer than 20 words
+    (up to the next heading of their level or above, subsections included): an item's
+    name over its price or its line, a tile's label, a shop's widget's title ("Recently
+    viewed", "Select a size"), not a section of the page. They become lines, as WCXB's
+    Markdown writes them: on its dev pages 28% of them are headings there (299 of 1,086,
+    on 139 pages), against 72% of the other headings the fit renders. On other kinds of
+    page such headings are mostly headings there (an FAQ's questions, a service's
+    features)."""
+    for place, unit in enumerate(units):
+        kind = unit.kind
+        if kind not in _HEADING_KINDS:
+            continue
+        level = unit.key
+        words = 0
+        for later in units[place + 1 :]:
+            if later.kind in _HEADING_KINDS and later.key <= level:
+                break
+            if later.kind == "table":
+                words += tables[later.key].words()
+            elif later.kind != "image":
+                words += sum(len(line.split()) for line in later.lines)
+            if words >= _SECTION_WORDS:
+                break
+        if words >= _SECTION_WORDS:
+            continue
+        if kind in {"heading", "title"}:
+            unit.kind = "paragraph"
+        else:  # rendered with its links: escaped already
+            unit.kind = "done"
+            unit.lines = [_start_escaped(unit.lines[0][level + 1 :])]
+
+
 # What makes a list item a card (see _card_items).
 _GRID: Final = _HEADINGS | {"div"}
 # A bullet, begun as _linked_lines escapes it.
@@ -829,18 +890,22 @@ _DESTINATION: Final = (
 )
 
 
-def render_markdown(
+def render_markdown(  # noqa: PLR0913 - the blocks, and what renders beside them
     page: Page,
     kept: Sequence[int],
     links: Links | None = None,
     images: Images | None = None,
     rendered: str | None = None,
+    *,
+    kind: PageType | None = None,
 ) -> str:
     """The blocks `kept` (indexes into page.blocks, in order) as Markdown; `links`, the
     targets of the blocks' links (mdlinks.link_targets), renders them as links; `images`,
     the page's images placed among its blocks (mdimages.image_targets), renders those
     beside the kept blocks as images. `rendered`, the text render.render_blocks made of
-    the same blocks (the fit's text), saves collapsing their whitespace again."""
+    the same blocks (the fit's text), saves collapsing their whitespace again. `kind`,
+    the kind of page whose rules kept them: a collection's or a product's headings over
+    a few words are items' names, lines (see _item_names)."""
     if not kept:
         return ""
     if page.elements is None or len(page.elements.blocks()) != len(page.blocks):
@@ -852,5 +917,5 @@ def render_markdown(
             if (lines := block_lines(page.blocks[index], texts[index]))
         ]
         return "\n\n".join(paragraphs)
-    renderer = _Renderer(page, images)
+    renderer = _Renderer(page, images, kind)
     return renderer.write(renderer.units(kept, links or {}, rendered))

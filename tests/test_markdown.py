@@ -25,9 +25,10 @@ from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-from blockdensity import Decision, Fit, fit_text
+from blockdensity import DEFAULT_CONF, Decision, Fit, fit_text
 from blockdensity.conf import PPM, Comments, Conf, Profile
-from blockdensity.markdown import escape_cell, escape_heading, escape_line
+from blockdensity.markdown import escape_cell, escape_heading, escape_line, render_markdown
+from blockdensity.pagetype import PageType
 from blockdensity.segment import ANCHOR_MARK, BLOCK_END, segment
 from blockdensity.structure import Structure
 from tests.helpers import seq
@@ -501,6 +502,75 @@ def test_a_linked_heading_that_heads_nothing_is_a_line() -> None:
     assert fit_text(pictured, IMAGES, url="https://e.org/").markdown == (
         "One\n\n![o](https://e.org/o.png)\n\n### Two\n\nx"
     )
+
+
+NAMED_ITEMS = (PageType.COLLECTION, PageType.PRODUCT)
+
+
+def test_a_collections_short_headings_name_its_items() -> None:
+    # On a page read as a collection or a product, a heading over fewer than 20 words
+    # (subsections included) names an item or a widget: a line. One over a section of
+    # 20 words or more stays a heading; on other kinds of page (and with no kind: the
+    # published profile) all stay headings.
+    body = (
+        "<h1>Gas barbecues</h1><p>" + seq("w", 1, 20) + "</p>"
+        "<h2>Baron 490 #</h2><p>1 399,00 €</p><h2>Recently viewed</h2>"
+        "<h2>About</h2><h3>Sub</h3><p>" + seq("s", 1, 19) + "</p>"
+        "<h2>Specs</h2><table><tr><th>k</th><th>v</th></tr>"
+        + "<tr><td>a b c d</td><td>e f g h</td></tr>" * 3
+        + "</table><h2>Last</h2>"
+    )
+    page = segment(f"<html><body>{body}</body></html>", KEEP_ALL)
+    kept = [index for index, text in enumerate(page.block_texts()) if text.strip()]
+    words = seq("w", 1, 20)
+    sub = seq("s", 1, 19)
+    table = "| k | v |\n| --- | --- |" + "\n| a b c d | e f g h |" * 3
+    headings = (
+        f"# Gas barbecues\n\n{words}\n\n## Baron 490 \\#\n\n1 399,00 €\n\n"
+        f"## Recently viewed\n\n## About\n\n### Sub\n\n{sub}\n\n## Specs\n\n{table}"
+        "\n\n## Last"
+    )
+    others: list[PageType | None] = [None, *(k for k in PageType if k not in NAMED_ITEMS)]
+    for kind in others:
+        assert render_markdown(page, kept, kind=kind) == headings
+    names = (
+        f"# Gas barbecues\n\n{words}\n\nBaron 490 #\n\n1 399,00 €\n\n"
+        f"Recently viewed\n\n## About\n\nSub\n\n{sub}\n\n## Specs\n\n{table}"
+        "\n\nLast"
+    )
+    for kind in NAMED_ITEMS:
+        markdown = render_markdown(page, kept, kind=kind)
+        assert markdown == names
+        tokens = parser().parse(markdown)
+        assert [
+            tokens[i + 1].content for i, t in enumerate(tokens) if t.type == "heading_open"
+        ] == [
+            "Gas barbecues",
+            "About",
+            "Specs",
+        ]
+    # A whole fit (the default profile) of a page given as a collection: its cards'
+    # linked names are lines, with their links when the links are asked for.
+    cards = "".join(
+        f"<div class=card><h2><a href=/p{n}>Grill {n}</a></h2><p>{n}99 € in stock</p></div>"
+        for n in (1, 2)
+    )
+    grills = (
+        f"<h1>Gas grills</h1><p>{seq('w', 1, 40)}</p>{cards}"
+        f"<h2>About grills</h2><p>{seq('g', 1, 30)}</p>"
+    )
+    shown = "# Gas grills\n\n{w}\n\n{one}\n\n199 € in stock\n\n{two}\n\n299 € in stock"
+    shown += "\n\n## About grills\n\n{g}"
+    for conf, one, two in (
+        (DEFAULT_CONF, "Grill 1", "Grill 2"),
+        (
+            dataclasses.replace(DEFAULT_CONF, markdown_links=True),
+            "[Grill 1](https://e.org/p1)",
+            "[Grill 2](https://e.org/p2)",
+        ),
+    ):
+        fit = fit_text(grills, conf, url="https://e.org/", page_type=PageType.COLLECTION)
+        assert fit.markdown == shown.format(w=seq("w", 1, 40), one=one, two=two, g=seq("g", 1, 30))
 
 
 def test_a_table_with_text_in_one_column_renders_its_cells_as_blocks() -> None:
