@@ -47,6 +47,10 @@ KEEP_ALL = Conf(
 )
 
 
+# The kinds of page whose short headings name items (blockdensity.markdown._item_names).
+NAMED_ITEMS = (PageType.COLLECTION, PageType.PRODUCT)
+
+
 def parser() -> MarkdownIt:
     return MarkdownIt("commonmark").enable(["table", "strikethrough"])
 
@@ -349,6 +353,33 @@ def test_the_markdown_holds_the_texts_words(page: str) -> None:
     assert Counter(" ".join(plain).split()) - BULLETS == Counter(fit.text.split()) - BULLETS
 
 
+@PROFILE
+@given(pages())
+def test_items_names_parse_back_as_the_lines_the_headings_were(page: str) -> None:
+    # On a collection's or a product's page, short headings render as lines: every
+    # inline text and code block parses back as without a kind, in the same order; the
+    # list items, cells and code are the same; no heading appears that was not one.
+    segmented = segment(page, KEEP_ALL)
+    kept = [index for index, text in enumerate(segmented.block_texts()) if text.strip()]
+    headed = render_markdown(segmented, kept)
+    for kind in NAMED_ITEMS:
+        named = render_markdown(segmented, kept, kind=kind)
+        assert contents(named) == contents(headed)
+        before, after = parsed_elements(headed), parsed_elements(named)
+        for element in ("item", "cell", "code"):
+            assert after[element] == before[element]
+        assert not Counter(after["heading"]) - Counter(before["heading"])
+
+
+def contents(markdown: str) -> list[str]:
+    """The texts of the Markdown's inline and code blocks, in order."""
+    return [
+        inline_text(token) if token.type == "inline" else token.content
+        for token in parser().parse(markdown)
+        if token.type in {"inline", "fence"}
+    ]
+
+
 # --------------------------------------------------------------------------- cases
 
 
@@ -502,9 +533,6 @@ def test_a_linked_heading_that_heads_nothing_is_a_line() -> None:
     assert fit_text(pictured, IMAGES, url="https://e.org/").markdown == (
         "One\n\n![o](https://e.org/o.png)\n\n### Two\n\nx"
     )
-
-
-NAMED_ITEMS = (PageType.COLLECTION, PageType.PRODUCT)
 
 
 def test_a_collections_short_headings_name_its_items() -> None:
