@@ -31,8 +31,9 @@ structure.
 
 from __future__ import annotations
 
+import itertools
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Final
 
 from blockdensity import _text
@@ -653,18 +654,33 @@ def _titles(units: list[_Unit]) -> None:
         kind = unit.kind
         if kind not in _TITLES:
             continue
-        level = unit.key
-        following = next((later for later in units[place + 1 :] if later.kind != "image"), None)
-        heads_nothing = following is None or (
-            following.kind in _HEADING_KINDS and following.key <= level
-        )
-        if kind == "title":
-            unit.kind = "paragraph" if heads_nothing else "heading"
-        elif kind == "linked title" and heads_nothing:
-            unit.kind = "done"
-            unit.lines = [_start_escaped(unit.lines[0][level + 1 :])]
+        heads_nothing = all(later.kind == "image" for later in _under(units, place))
+        if heads_nothing and kind != "linked heading":
+            _as_line(unit)
+        elif kind == "title":
+            unit.kind = "heading"
         else:
             unit.kind = "done"
+
+
+def _under(units: list[_Unit], place: int) -> Iterator[_Unit]:
+    """The units the heading at `place` heads: those after it up to the next heading of
+    its level or above."""
+    level = units[place].key
+    for later in itertools.islice(units, place + 1, None):
+        if later.kind in _HEADING_KINDS and later.key <= level:
+            return
+        yield later
+
+
+def _as_line(unit: _Unit) -> None:
+    """A heading unit rendered as a line of text instead (one rendered with its links,
+    escaped already, loses its # marks)."""
+    if unit.kind in {"heading", "title"}:
+        unit.kind = "paragraph"
+    else:
+        unit.kind = "done"
+        unit.lines = [_start_escaped(unit.lines[0][unit.key + 1 :])]
 
 
 # The kinds of page whose headings over a few words name items (see _item_names).
@@ -683,27 +699,18 @@ def _item_names(units: list[_Unit], tables: dict[int, _Table]) -> None:
     page such headings are mostly headings there (an FAQ's questions, a service's
     features)."""
     for place, unit in enumerate(units):
-        kind = unit.kind
-        if kind not in _HEADING_KINDS:
+        if unit.kind not in _HEADING_KINDS:
             continue
-        level = unit.key
         words = 0
-        for later in units[place + 1 :]:
-            if later.kind in _HEADING_KINDS and later.key <= level:
-                break
+        for later in _under(units, place):
             if later.kind == "table":
                 words += tables[later.key].words()
             elif later.kind != "image":
                 words += sum(len(line.split()) for line in later.lines)
             if words >= _SECTION_WORDS:
                 break
-        if words >= _SECTION_WORDS:
-            continue
-        if kind in {"heading", "title"}:
-            unit.kind = "paragraph"
-        else:  # rendered with its links: escaped already
-            unit.kind = "done"
-            unit.lines = [_start_escaped(unit.lines[0][level + 1 :])]
+        else:
+            _as_line(unit)
 
 
 # What makes a list item a card (see _card_items).
