@@ -41,6 +41,7 @@ from blockdensity.read import Read, needs_rereading, reread
 from blockdensity.render import Rendered, block_lines, render
 from blockdensity.result import NO_METADATA, Block, FallbackReason, Fit, Metadata
 from blockdensity.segment import DROP, ELEMENT, Page, walk
+from blockdensity.structure import Structure
 
 __all__ = ["NO_LANGUAGE", "PageRead", "fit_text", "read_page", "record"]
 
@@ -212,13 +213,21 @@ def _markdowns(
     # The text's lines are the kept blocks' alone unless the comments follow them.
     included = bool(verdict.comments) and comments is Comments.INCLUDE
     kind = verdict.kind
+    # One structure for both renders: the decide stage's where its rules built one.
+    structure = verdict.structure if verdict.structure is not None else Structure(page)
     text = render_markdown(
-        page, verdict.kept, targets, images, None if included else rendered.text, kind=kind
+        page,
+        verdict.kept,
+        targets,
+        images,
+        None if included else rendered.text,
+        kind=kind,
+        structure=structure,
     )
     if not verdict.comments or comments is Comments.DROP:
         return text, None
     comments_text = render_markdown(
-        page, verdict.comments, targets, images, rendered.comments, kind=kind
+        page, verdict.comments, targets, images, rendered.comments, kind=kind, structure=structure
     )
     if comments is Comments.INCLUDE:
         text = f"{text}\n\n{comments_text}" if text else comments_text

@@ -224,12 +224,16 @@ class _Table:
 
 class _Renderer:
     def __init__(
-        self, page: Page, images: Images | None = None, kind: PageType | None = None
+        self,
+        page: Page,
+        images: Images | None = None,
+        kind: PageType | None = None,
+        structure: Structure | None = None,
     ) -> None:
         self.page = page
         self.images = images
         self.kind = kind  # the kind of page whose rules kept the blocks
-        self.structure = Structure(page)
+        self.structure = structure if structure is not None else Structure(page)
         self.tags = self.structure.tags
         self.data_tables: dict[int, bool] = {}
         self.contexts: dict[int, _Context] = {}
@@ -905,6 +909,7 @@ def render_markdown(  # noqa: PLR0913 - the blocks, and what renders beside them
     rendered: str | None = None,
     *,
     kind: PageType | None = None,
+    structure: Structure | None = None,
 ) -> str:
     """The blocks `kept` (indexes into page.blocks, in order) as Markdown; `links`, the
     targets of the blocks' links (mdlinks.link_targets), renders them as links; `images`,
@@ -912,7 +917,8 @@ def render_markdown(  # noqa: PLR0913 - the blocks, and what renders beside them
     beside the kept blocks as images. `rendered`, the text render.render_blocks made of
     the same blocks (the fit's text), saves collapsing their whitespace again. `kind`,
     the kind of page whose rules kept them: a collection's or a product's headings over
-    a few words are items' names, lines (see _item_names)."""
+    a few words are items' names, lines (see _item_names). `structure`, the page's
+    Structure where one was built (the decide stage's), saves building it again."""
     if not kept:
         return ""
     if page.elements is None or len(page.elements.blocks()) != len(page.blocks):
@@ -924,5 +930,5 @@ def render_markdown(  # noqa: PLR0913 - the blocks, and what renders beside them
             if (lines := block_lines(page.blocks[index], texts[index]))
         ]
         return "\n\n".join(paragraphs)
-    renderer = _Renderer(page, images, kind)
+    renderer = _Renderer(page, images, kind, structure)
     return renderer.write(renderer.units(kept, links or {}, rendered))

@@ -32,6 +32,7 @@ from blockdensity.decide.kinds import (
     rules_for,
 )
 from blockdensity.fit import read_page
+from blockdensity.markdown import render_markdown
 from blockdensity.pagetype import PageType
 from tests.helpers import page, seq
 
@@ -618,6 +619,21 @@ def judged(html: str, kind: PageType, sure: float, *, classified: bool = True) -
 # A shop's grid alone: as an article, the tree rejects every card.
 BARE_SHOP = page(f"{NAV}{grid(6)}<footer><p>{seq('f', 1, 8)}</p></footer>")
 UNSURE = TYPE_CONFIDENCE - 0.01
+
+
+def test_a_verdict_hands_on_the_structure_its_rules_built() -> None:
+    # The collection's grid rule reads the page's structure; Fit.markdown renders from
+    # that one, as it would from one of its own. The published fit builds none.
+    read = read_page(BARE_SHOP, DEFAULT_CONF)
+    verdict = decide(read.page, read.measures, DEFAULT_CONF, PageType.COLLECTION, 1.0)
+    assert verdict.structure is not None
+    assert verdict.kept
+    shared = render_markdown(
+        read.page, verdict.kept, kind=verdict.kind, structure=verdict.structure
+    )
+    assert shared == render_markdown(read.page, verdict.kept, kind=verdict.kind)
+    assert seq("g0x", 1, 5) in shared
+    assert decide(read.page, read.measures, PUBLISHED_CONF).structure is None
 
 
 def test_an_unsure_kind_whose_page_is_scant_as_an_article_meets_its_kinds_rules() -> None:

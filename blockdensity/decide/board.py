@@ -97,3 +97,7 @@ class Board:
         if structure is None:
             structure = self._structure = Structure(self.page)
         return structure
+
+    def built_structure(self) -> Structure | None:
+        """The page's structure if a pass built it, else None (nothing is built here)."""
+        return self._structure

@@ -57,6 +57,7 @@ from blockdensity.measure import Measures
 from blockdensity.pagetype import PageType
 from blockdensity.result import FallbackReason
 from blockdensity.segment import DROP, ELEMENT, Page
+from blockdensity.structure import Structure
 
 __all__ = ["PASSES", "Verdict", "decide"]
 
@@ -106,7 +107,16 @@ _CONSENT: Final = Outcome.CONSENT
 class Verdict:
     """What the decide stage settled for a page."""
 
-    __slots__ = ("comments", "fallback", "kept", "kind", "leaves", "outcomes", "words_kept")
+    __slots__ = (
+        "comments",
+        "fallback",
+        "kept",
+        "kind",
+        "leaves",
+        "outcomes",
+        "structure",
+        "words_kept",
+    )
 
     def __init__(  # noqa: PLR0913 - the stage's figures, built in one place
         self,
@@ -118,6 +128,7 @@ class Verdict:
         comments: list[int],
         fallback: FallbackReason | None,
         kind: PageType | None,
+        structure: Structure | None = None,
     ) -> None:
         self.leaves = leaves  # each block's leaf of the published tree
         self.outcomes = outcomes  # each block's outcome
@@ -129,6 +140,9 @@ class Verdict:
         self.fallback = fallback  # why the whole page is kept, or None
         # The kind of page whose rules ran (decide.kinds); None: no rules ran.
         self.kind = kind
+        # The page's structure, where the rules built one: Fit.markdown reads it too,
+        # rather than building it again (a tenth of the Markdown's cost).
+        self.structure = structure
 
 
 def decide(  # noqa: PLR0913 - the page, its measures, the configuration and its kind
@@ -209,6 +223,7 @@ def decide(  # noqa: PLR0913 - the page, its measures, the configuration and its
         comments=comments,
         fallback=fallback,
         kind=board.kind if board.rules else None,
+        structure=board.built_structure(),
     )
 
 
