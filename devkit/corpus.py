@@ -179,6 +179,11 @@ def score(extracted: str, truth: str) -> Score:
     if not want:
         # Empty ground truth: recall is 1; both empty scores 1.
         return Score(1.0, 1.0, 1.0) if not got else Score(0.0, 1.0, 0.0)
+    return _overlap(got, want)
+
+
+def _overlap(got: Counter[str], want: Counter[str]) -> Score:
+    """Precision, recall and F1 of the multiset `got` against `want` (not empty)."""
     if not got:
         return Score(0.0, 0.0, 0.0)
     overlap = sum((got & want).values())
@@ -325,13 +330,7 @@ def score_words(extracted: str, truth: str) -> Score:
     want = Counter(words(truth))
     if not want:
         return Score(1.0, 1.0, 1.0) if not got else Score(0.0, 0.0, 0.0)
-    if not got:
-        return Score(0.0, 0.0, 0.0)
-    overlap = sum((got & want).values())
-    precision = overlap / sum(got.values())
-    recall = overlap / sum(want.values())
-    f1 = 2 * precision * recall / (precision + recall) if overlap else 0.0
-    return Score(precision, recall, f1)
+    return _overlap(got, want)
 
 
 def count_passages(extracted: str, page: Page) -> Counts:
