@@ -6,10 +6,10 @@ removes what lies in nav, footer, aside and their roles (decide.semantic,
 docs/spec.md section 5); then each family of rules that the configuration
 runs overrides the outcomes it acts on (PASSES: the article profile's rules,
 decide.article; then the rules by kind of page, which decide.kinds runs on
-the kinds of page they serve: decide.container, decide.forum,
-decide.posts, decide.facets, decide.listing, decide.grid, decide.title,
-decide.related, decide.sections, decide.chrome, decide.contents,
-decide.prose, decide.code, decide.headings, decide.duplicates). Where they keep under SCANT_WORDS
+the kinds of page they serve: decide.container, decide.forum, decide.posts,
+decide.facets, decide.listing, decide.grid, decide.title, decide.related,
+decide.sections, decide.chrome, decide.contents, decide.prose, decide.code,
+decide.headings, decide.duplicates). Where they keep under SCANT_WORDS
 words, the rules of other kinds read the page again (decide.kinds'
 second_looks: its likeliest kind where the classifier was unsure of it, then
 a page of items), and a verdict that keeps more stands. Where the rules took
