@@ -1,29 +1,25 @@
-"""WCXB's development split (../shared/data/wcxb-dev): its pages, labels and scoring.
+"""WCXB's development split (../shared/data/wcxb-dev) as the page-type studies read it.
 
-A small loader for the page-type studies (bench/pagetype_*.py); scored as
-../shared/data/README.md ("Page-type set") says, as WCXB's own evaluate.py
-does: lowercase both texts, take the `\\w+` tokens, count the multiset
-overlap; per page precision, recall and F1, then the mean per page (also per
-type). An empty ground truth scores 1 only against an empty output.
+A thin view for bench/pagetype_*.py and bench/confidence_train.py over
+devkit.corpus, which loads the set and scores it as ../shared/data/README.md
+("Page-type set") says, as WCXB's own evaluate.py does: lowercase both
+texts, take the `\\w+` tokens, count the multiset overlap; per page
+precision, recall and F1, then the mean per page (also per type). An empty
+ground truth scores 1 only against an empty output.
 """
 
 from __future__ import annotations
 
-import gzip
-import json
-import re
-from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from blockdensity.decode import decode_html
-from devkit.corpus import DEFAULT_DATA
+from devkit.corpus import DEFAULT_DATA, PAGE_TYPE_SETS, PAGE_TYPES, load_pages, score_words
+from devkit.corpus import words as tokens
 
 __all__ = ["TYPES", "WcxbPage", "load_wcxb", "tokens", "wcxb_score"]
 
-TYPES = ("article", "forum", "product", "collection", "listing", "documentation", "service")
-_WORD = re.compile(r"\w+")
+TYPES = PAGE_TYPES
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,39 +35,21 @@ class WcxbPage:
 
 
 def load_wcxb(data: Path = DEFAULT_DATA) -> Iterator[WcxbPage]:
-    folder = data / "wcxb-dev"
-    with open(folder / "ground_truth.jsonl", encoding="utf-8") as lines:
-        rows = [json.loads(line) for line in lines if line.strip()]
-    for row in rows:
-        raw = gzip.decompress((folder / "html" / f"{row['page_id']}.html.gz").read_bytes())
-        html, _ = decode_html(raw)
+    for page in load_pages(data, PAGE_TYPE_SETS):
         yield WcxbPage(
-            row["page_id"],
-            row.get("url") or "",
-            row["page_type"],
-            html,
-            row.get("plaintext") or "",
-            row.get("markdown") or "",
-            tuple(row.get("with") or ()),
-            tuple(row.get("without") or ()),
+            page.page_id,
+            page.url or "",
+            page.page_type or "",
+            page.html,
+            page.truth,
+            page.truth_markdown or "",
+            page.with_passages,
+            page.without_passages,
         )
 
 
-def tokens(text: str) -> list[str]:
-    return _WORD.findall(text.lower())
-
-
 def wcxb_score(extracted: str, truth: str) -> tuple[float, float, float]:
-    """(precision, recall, F1) of `extracted` against `truth`, WCXB's way."""
-    got = Counter(tokens(extracted))
-    want = Counter(tokens(truth))
-    if not want:
-        return (1.0, 1.0, 1.0) if not got else (0.0, 1.0, 0.0)
-    if not got:
-        return (0.0, 0.0, 0.0)
-    overlap = sum((got & want).values())
-    if not overlap:
-        return (0.0, 0.0, 0.0)
-    precision = overlap / sum(got.values())
-    recall = overlap / sum(want.values())
-    return precision, recall, 2 * precision * recall / (precision + recall)
+    """(precision, recall, F1) of `extracted` against `truth`, WCXB's way
+    (devkit.corpus.score_words)."""
+    found = score_words(extracted, truth)
+    return found.precision, found.recall, found.f1

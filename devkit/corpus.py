@@ -160,9 +160,15 @@ def _load_set(data: Path, set_name: str) -> Iterator[Page]:
     with open(folder / "ground_truth.jsonl", encoding="utf-8") as lines:
         truths = [json.loads(line) for line in lines if line.strip()]
     for truth in truths:
-        raw = gzip.decompress((folder / "html" / f"{truth['page_id']}.html.gz").read_bytes())
-        html, _ = decode_html(raw)
+        raw, html = _read_html(folder, truth["page_id"])
         yield Page(set_name, truth["page_id"], raw, html, truth["plaintext"])
+
+
+def _read_html(folder: Path, page_id: str) -> tuple[bytes, str]:
+    """A set's page as fetched (html/<page_id>.html.gz) and decoded as a browser would."""
+    raw = gzip.decompress((folder / "html" / f"{page_id}.html.gz").read_bytes())
+    html, _ = decode_html(raw)
+    return raw, html
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,8 +203,7 @@ def _load_segment_set(folder: Path, set_name: str) -> Iterator[Page]:
     with open(folder / "segments.jsonl", encoding="utf-8") as lines:
         rows = [json.loads(line) for line in lines if line.strip()]
     for row in rows:
-        raw = gzip.decompress((folder / "html" / f"{row['page_id']}.html.gz").read_bytes())
-        html, _ = decode_html(raw)
+        raw, html = _read_html(folder, row["page_id"])
         yield Page(
             set_name,
             row["page_id"],
@@ -294,8 +299,7 @@ def _load_page_type_set(folder: Path, set_name: str) -> Iterator[Page]:
                 f"{truth_file}:{number}: page {row['page_id']!r} has page_type"
                 f" {row['page_type']!r}, not one of {', '.join(PAGE_TYPES)}"
             )
-        raw = gzip.decompress((folder / "html" / f"{row['page_id']}.html.gz").read_bytes())
-        html, _ = decode_html(raw)
+        raw, html = _read_html(folder, row["page_id"])
         yield Page(
             set_name,
             row["page_id"],
