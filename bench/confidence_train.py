@@ -47,13 +47,18 @@ for _name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
 
 import numpy as np  # noqa: E402 - after the thread limits
 
-from bench.wcxb import load_wcxb, wcxb_score  # noqa: E402
 from blockdensity import DEFAULT_CONF, PUBLISHED_CONF, Conf, Fit, fit_text  # noqa: E402
 from blockdensity.confidence import FEATURES, confidence, features, figures_of  # noqa: E402
-from devkit.corpus import ALL_SETS, count_segments, load_pages, score  # noqa: E402
+from devkit.corpus import (  # noqa: E402
+    EVERY_SET,
+    count_segments,
+    load_pages,
+    score,
+    score_words,
+)
 
 MODULE = Path(__file__).resolve().parents[1] / "blockdensity" / "confidence.py"
-SETS = (*ALL_SETS, "wcxb-dev")
+SETS = EVERY_SET
 GRID = (0.0, 0.00003, 0.0001, 0.0003, 0.001, 0.003)
 THRESHOLDS = (0.5, 0.7)
 FAILED = 0.5  # F1 under this: a page the fit failed on
@@ -73,16 +78,15 @@ class Row:
 
 def collect(conf: Conf) -> Iterator[Row]:
     """Every development page fitted under `conf`, scored, with its features."""
-    for page in load_pages(sets=ALL_SETS):
+    for page in load_pages(sets=EVERY_SET):
         fit = fit_text(page.html, conf, url=page.url)
-        segmented = page.segmented
-        f1 = count_segments(fit.text, page).f1 if segmented else score(fit.text, page.truth).f1
-        yield _row(page.set_name, page.page_id, None, f1, fit)
-    for wcxb in load_wcxb():
-        fit = fit_text(wcxb.html, conf, url=wcxb.url or None)
-        yield _row(
-            "wcxb-dev", wcxb.page_id, wcxb.page_type, wcxb_score(fit.text, wcxb.plaintext)[2], fit
-        )
+        if page.segmented:
+            f1 = count_segments(fit.text, page).f1
+        elif page.typed:
+            f1 = score_words(fit.text, page.truth).f1
+        else:
+            f1 = score(fit.text, page.truth).f1
+        yield _row(page.set_name, page.page_id, page.page_type, f1, fit)
 
 
 def _row(set_name: str, page_id: str, page_type: str | None, f1: float, fit: Fit) -> Row:

@@ -22,8 +22,9 @@ import statistics
 
 from selectolax.lexbor import LexborHTMLParser
 
-from bench.wcxb import load_wcxb, tokens, wcxb_score
+from bench.wcxb import tokens, wcxb_score
 from blockdensity import fit_text, html_to_text
+from devkit.corpus import PAGE_TYPE_SETS, load_pages
 
 _NOSCRIPT = re.compile(r"<noscript\b[^>]*>(.*?)</noscript\s*>", re.I | re.S)
 _HIDDEN = re.compile(r"(<[a-z][^>]*?)\shidden(?:=\"[^\"]*\"|='[^']*'|=[^\s>]*)?", re.I)
@@ -45,9 +46,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-words", type=int, default=20)
     args = parser.parse_args(argv)
     rows = []
-    for page in load_wcxb():
-        truth_words = len(tokens(page.plaintext))
-        fit = fit_text(page.html, url=page.url or None)
+    for page in load_pages(sets=PAGE_TYPE_SETS):
+        truth_words = len(tokens(page.truth))
+        fit = fit_text(page.html, url=page.url)
         if len(tokens(fit.text)) >= args.max_words or truth_words < args.max_words:
             continue
         tree = LexborHTMLParser(page.html)
@@ -56,19 +57,19 @@ def main(argv: list[str] | None = None) -> int:
             generator = (meta.attributes.get("content") or "")[:24]
         noscript = html_to_text(noscript_html(page.html)) if "<noscript" in page.html else ""
         hidden_words = sum(len(tokens(node.text(separator=" "))) for node in tree.css("[hidden]"))
-        opened = fit_text(unhidden(page.html), url=page.url or None).text
+        opened = fit_text(unhidden(page.html), url=page.url).text
         rows.append(
             (
                 page.page_type,
                 page.page_id,
-                page.url[:60],
+                (page.url or "")[:60],
                 generator,
                 truth_words,
                 len(tokens(noscript)),
                 hidden_words,
-                wcxb_score(fit.text, page.plaintext)[2],
-                wcxb_score(noscript, page.plaintext)[2],
-                wcxb_score(opened, page.plaintext)[2],
+                wcxb_score(fit.text, page.truth)[2],
+                wcxb_score(noscript, page.truth)[2],
+                wcxb_score(opened, page.truth)[2],
             )
         )
     print(

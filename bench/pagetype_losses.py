@@ -33,8 +33,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from bench.wcxb import TYPES, load_wcxb, tokens, wcxb_score
+from bench.wcxb import TYPES, tokens, wcxb_score
 from blockdensity import Block, Decision, fit_text
+from devkit.corpus import PAGE_TYPE_SETS, load_pages
 
 CACHE = Path("bench/out/wcxb-blocks.pkl")
 
@@ -73,14 +74,14 @@ def fit_pages(refresh: bool = False) -> list[FitPage]:
             rows = pickle.load(stored)  # noqa: S301 - this script's own cache
         return [FitPage(*row) for row in rows]
     pages = []
-    for page in load_wcxb():
-        fit = fit_text(page.html, url=page.url or None)
+    for page in load_pages(sets=PAGE_TYPE_SETS):
+        fit = fit_text(page.html, url=page.url)
         pages.append(
             FitPage(
                 page.page_id,
-                page.page_type,
-                page.url,
-                page.plaintext,
+                page.page_type or "",
+                page.url or "",
+                page.truth,
                 fit.text,
                 fit.comments or "",
                 tuple(fit.blocks),
