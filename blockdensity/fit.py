@@ -206,7 +206,8 @@ def _markdowns(
         parsed, url = links
         trace = traced_walk(page, parsed, conf)
         if conf.markdown_links:
-            targets = link_targets(page, trace, url)
+            # Only the blocks the Markdown renders: the text's and the comments'.
+            targets = link_targets(page, trace, url, {*verdict.kept, *verdict.comments})
         if conf.markdown_images:
             images = image_targets(parsed.document, trace, conf.boundaries, url)
     comments = conf.comments

@@ -9,10 +9,16 @@ where the link goes. A block's marked spans with words pair up, in order,
 with the links its text nodes are in; a block where they do not (the same
 links, the same text) renders without links, as the text does. A link
 without an href renders as its text.
+
+Only the blocks the Markdown renders (the kept ones and the comments) are
+paired, and a target is resolved against the page's URL once the block's
+links have paired: a page's navigation holds most of its links, and
+resolving them all cost more than the fit (78% of it on WCXB's pages).
 """
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Final
 from urllib.parse import urljoin
 
@@ -60,13 +66,15 @@ def traced_walk(page: Page, parsed: Parsed, conf: Conf) -> Trace:
     return trace
 
 
-def link_targets(page: Page, trace: Trace, url: str | None) -> Links:
-    """The links of `page`'s blocks (`trace`: the block of each text node, traced_walk):
+def link_targets(page: Page, trace: Trace, url: str | None, blocks: Collection[int]) -> Links:
+    """The links of `page`'s `blocks` (`trace`: the block of each text node, traced_walk):
     per block whose spans pair up with its links, its raw text and their targets."""
     if ANCHOR_MARK not in page.text:
         return {}
     anchors: dict[int, list[tuple[int, str, list[str]]]] = {}
     for block, node in trace:
+        if block not in blocks:
+            continue
         anchor = node.parent
         while anchor is not None and anchor.tag_id != _A:
             anchor = anchor.parent
@@ -75,10 +83,11 @@ def link_targets(page: Page, trace: Trace, url: str | None) -> Links:
         runs = anchors.setdefault(block, [])
         if not runs or runs[-1][0] != anchor.mem_id:
             href = (anchor.attrs.get("href") or "").strip()
-            runs.append((anchor.mem_id, resolve(url, href), []))
+            runs.append((anchor.mem_id, href, []))
         runs[-1][2].append(node.text(deep=False))
     raw = page.text.replace(SUB_OPEN, "").replace(SUB_CLOSE, "").split(BLOCK_END)
     found: Links = {}
+    resolved: dict[str, str] = {}
     for block, runs in anchors.items():
         # Compared without whitespace: the trace does not say what stood between
         # two text nodes (a <br>, a separating element).
@@ -90,5 +99,10 @@ def link_targets(page: Page, trace: Trace, url: str | None) -> Links:
         links = [(href, "".join("".join(texts).split())) for _, href, texts in runs]
         links = [(href, text) for href, text in links if text]
         if [text for _, text in links] == spans:
-            found[block] = (raw[block], [href for href, _ in links])
+            targets = []
+            for href, _ in links:
+                if (target := resolved.get(href)) is None:
+                    target = resolved[href] = resolve(url, href)
+                targets.append(target)
+            found[block] = (raw[block], targets)
     return found

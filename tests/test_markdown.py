@@ -710,6 +710,25 @@ def test_links_are_markdown_links_when_asked() -> None:
         Conf(markdown_links="yes")  # type: ignore[arg-type]  # the wrong type, on purpose
 
 
+def test_a_default_fit_links_its_text_and_its_comments_not_what_it_dropped() -> None:
+    # Only the kept blocks and the comments render, so only their links are paired and
+    # resolved (mdlinks.link_targets is given those blocks): the same Markdown as pairing
+    # every block's, without resolving the navigation's links.
+    words, yes = "word " * 60, "yes " * 25
+    page = (
+        '<nav><ul><li><a href="/home">Home</a></li><li><a href="/about">About</a></li></ul></nav>'
+        f'<article><h1>Head</h1><p>Read <a href="/doc">the doc</a> {words}</p></article>'
+        '<div class="comments"><ul class="comment-list"><li class="comment"><p>See '
+        f'<a href="/other">this one</a> {yes}</p></li></ul></div>'
+    )
+    conf = dataclasses.replace(DEFAULT_CONF, markdown_links=True, comments=Comments.SEPARATE)
+    fit = fit_text(page, conf, url="https://e.org/a/")
+    assert fit.markdown.startswith("# Head\n\nRead [the doc](https://e.org/doc) word word")
+    assert "home" not in fit.markdown.lower()
+    assert fit.comments_markdown is not None
+    assert fit.comments_markdown.startswith("- See [this one](https://e.org/other) yes yes")
+
+
 def test_a_link_urljoin_cannot_resolve_keeps_its_href() -> None:
     # urljoin raises ValueError on a bracketed host that is no IP address (a WCXB page
     # has one): the Markdown keeps such an href as it is rather than failing.
