@@ -81,6 +81,7 @@ COMPILED = [
     "blockdensity/decide/chrome.py",
     "blockdensity/decide/contents.py",
     "blockdensity/decide/code.py",
+    "blockdensity/decide/controls.py",
     "blockdensity/decide/prose.py",
     "blockdensity/decide/headings.py",
     "blockdensity/decide/stage.py",

@@ -13,7 +13,9 @@ from blockdensity.elements import DEFAULT_BOUNDARIES, DEFAULT_DROP_ELEMENTS
 __all__ = [
     "ARIA_DROP_ROLES",
     "ARTICLE_RULES",
+    "CONTROL_ELEMENTS",
     "DEFAULT_CONF",
+    "DIALOG_ROLES",
     "PPM",
     "PUBLISHED_CONF",
     "Comments",
@@ -26,6 +28,10 @@ PPM: Final = 1_000_000
 
 # The ARIA landmark roles that mark what nav, footer and aside mark.
 ARIA_DROP_ROLES: Final = frozenset({"navigation", "contentinfo", "complementary"})
+# What the form_controls rule drops, as the walk reads it: the elements whose text is a
+# control's caption, and the roles of a pop-up window.
+CONTROL_ELEMENTS: Final = frozenset({"button", "label", "legend"})
+DIALOG_ROLES: Final = frozenset({"dialog", "alertdialog"})
 
 
 class Profile(StrEnum):
@@ -42,9 +48,10 @@ class Rule(StrEnum):
     Most run only on a page with article structure (an <article>, <main>,
     role=main or itemprop=articleBody element, or an article declared in
     OpenGraph or JSON-LD); on any other page only COMMENTS, CONTENT_CONTAINER,
-    LIST_HEADINGS, BETWEEN_TEXT, TAB_PANELS, HIDDEN_TEXT and CLOSED_POPUPS act (and the
-    rules by kind of page, blockdensity.decide.kinds), and the article profile is
-    otherwise the published fit, block for block.
+    LIST_HEADINGS, BETWEEN_TEXT, TAB_PANELS, HIDDEN_TEXT, CLOSED_POPUPS, FORM_CONTROLS
+    and the other rules marked "on every page" act (and the rules by kind of page,
+    blockdensity.decide.kinds), and the article profile is otherwise the published
+    fit, block for block.
     """
 
     COMMENTS = "comments"  # user comments under the article
@@ -167,6 +174,13 @@ class Rule(StrEnum):
     # script shows them (a glossary's definitions in dialogs, a sign-up form in a
     # popover): a crawler runs no script, and a pop-up is not the page's text
     CLOSED_POPUPS = "closed_popups"
+    # on every page: a kept block whose first words are in a <button> or a
+    # <label>, or in an element whose role is dialog or alertdialog, is
+    # dropped, but a heading (an accordion's title in its toggle): a control's
+    # caption ("Add to cart", "Show all", a filter's checkbox) and a modal
+    # window's form are the page's interface, not its text. The walk opens a
+    # scope for each such element (blockdensity.decide.controls)
+    FORM_CONTROLS = "form_controls"
 
 
 ARTICLE_RULES: Final = frozenset(Rule)
@@ -290,7 +304,27 @@ class Conf:
 
     @property
     def table(self) -> tags.TagTable:
-        return tags.flags_for(self.boundaries, self.drop_elements)
+        """The walk's tag table: the boundaries, and the elements it opens a scope for (the
+        dropped ones, and the form_controls rule's controls)."""
+        return tags.flags_for(self.boundaries, self.drop_elements | self._controls()[0])
+
+    @property
+    def walk_roles(self) -> frozenset[str]:
+        """The ARIA roles the walk opens a scope for: the dropped ones, and the
+        form_controls rule's pop-up windows."""
+        return self.drop_roles | self._controls()[1]
+
+    @property
+    def control_labels(self) -> frozenset[str]:
+        """The labels of the scopes the form_controls rule drops (Page.drop_scopes): its
+        elements and roles that the semantic drop does not already drop."""
+        elements, roles = self._controls()
+        return elements | {f"role={role}" for role in roles}
+
+    def _controls(self) -> tuple[frozenset[str], frozenset[str]]:
+        if Rule.FORM_CONTROLS not in self.rules:
+            return frozenset(), frozenset()
+        return CONTROL_ELEMENTS - self.drop_elements, DIALOG_ROLES - self.drop_roles
 
 
 # The default runs the article profile: it wins on both sets of the

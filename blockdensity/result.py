@@ -123,6 +123,8 @@ class Reason(StrEnum):
     CONSENT_NOTICE = "consent_notice"  # dropped: in a cookie-consent notice
     # dropped: an entry of a table of contents, a line that links within the page
     TABLE_OF_CONTENTS = "table_of_contents"
+    # dropped: in a button or a label, or in a dialog (form_controls)
+    FORM_CONTROL = "form_control"
 
 
 class FallbackReason(StrEnum):

@@ -625,6 +625,7 @@ UNDECLARED_RULES = frozenset(
         Rule.CODE_BLOCKS,
         Rule.AFTER_LINKS_TEXT,
         Rule.CONSENT_NOTICES,
+        Rule.FORM_CONTROLS,
     }
 )
 UNDECLARED_REASONS = {
@@ -653,6 +654,7 @@ UNDECLARED_REASONS = {
     Reason.CODE_BLOCK,
     Reason.AFTER_LINKS_TEXT,
     Reason.CONSENT_NOTICE,
+    Reason.FORM_CONTROL,
 }
 
 

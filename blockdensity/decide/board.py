@@ -18,6 +18,7 @@ class Board:
 
     __slots__ = (
         "_structure",
+        "controls",
         "elements",
         "kind",
         "labels",
@@ -43,6 +44,7 @@ class Board:
         rules: frozenset[Rule],
         page: Page,
         kind: PageType = PageType.ARTICLE,
+        controls: list[bool] | None = None,
     ) -> None:
         self.words = words  # each block's words (docs/spec.md section 3)
         self.links = links  # each block's words inside links
@@ -63,6 +65,10 @@ class Board:
         self.kind = kind
         # The walk's page, for the rules that read its structure (decide.tables).
         self.page = page
+        # Per block, whether it sits in a button, a label or a dialog (form_controls:
+        # decide.controls, whose scopes `scopes` and `parents` pass over); None
+        # when the page has none or the rule does not run.
+        self.controls = controls
         self._structure: Structure | None = None
 
     def with_rules(self, rules: frozenset[Rule], kind: PageType) -> Board:
@@ -79,6 +85,7 @@ class Board:
             rules=rules,
             kind=kind,
             page=self.page,
+            controls=self.controls,
         )
         other._structure = self._structure
         return other

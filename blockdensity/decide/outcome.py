@@ -57,6 +57,7 @@ class Outcome(IntEnum):
     CONSENT = 32  # in a cookie-consent notice
     INTRODUCED_LIST = 33  # kept: a list a line ending with a colon introduces, its lead too
     CONTENTS_ENTRY = 34  # an entry of a table of contents: links within the page
+    CONTROL = 35  # in a button, a label or a dialog: the page's interface
 
 
 KEPT_OUTCOMES: Final = frozenset(
@@ -114,6 +115,7 @@ RULE_OUTCOMES: Final = {
     Rule.AFTER_LINKS_TEXT: Outcome.AFTER_LINKS_TEXT,
     Rule.CONSENT_NOTICES: Outcome.CONSENT,
     Rule.TABLE_OF_CONTENTS: Outcome.CONTENTS_ENTRY,
+    Rule.FORM_CONTROLS: Outcome.CONTROL,
 }
 
 # How each outcome is reported: its Decision, and its Reason (None: the
@@ -154,4 +156,5 @@ REPORTED: Final[dict[Outcome, tuple[Decision, Reason | None]]] = {
     Outcome.AFTER_LINKS_TEXT: (Decision.CONTENT, Reason.AFTER_LINKS_TEXT),
     Outcome.CONSENT: (Decision.DROPPED, Reason.CONSENT_NOTICE),
     Outcome.CONTENTS_ENTRY: (Decision.DROPPED, Reason.TABLE_OF_CONTENTS),
+    Outcome.CONTROL: (Decision.DROPPED, Reason.FORM_CONTROL),
 }

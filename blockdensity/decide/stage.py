@@ -35,6 +35,7 @@ from blockdensity.decide import (
     code,
     container,
     contents,
+    controls,
     duplicates,
     facets,
     forum,
@@ -95,6 +96,8 @@ PASSES: Final[tuple[tuple[frozenset[Rule], Pass], ...]] = (
     (frozenset((Rule.AFTER_LINKS_TEXT,)), prose.apply),
     (frozenset((Rule.CODE_BLOCKS,)), code.apply),
     (frozenset((Rule.SECTION_HEADINGS,)), headings.apply),
+    # After every rule that keeps text, whose kept controls it drops.
+    (frozenset((Rule.FORM_CONTROLS,)), controls.apply),
     # Last: it compares what every other rule kept.
     (frozenset((Rule.DUPLICATE_TEXT,)), duplicates.apply),
 )
@@ -161,17 +164,25 @@ def decide(  # noqa: PLR0913 - the page, its measures, the configuration and its
     words, links = measures
     blocks = page.blocks
     kind = judged_kind(page_type, type_confidence)
+    scopes = [block[DROP] for block in blocks]
+    parents = page.scope_parents
+    in_control = None
+    if conf.rules and (
+        lifted := controls.lift(scopes, page.drop_scopes, parents, conf.control_labels)
+    ):
+        scopes, parents, in_control = lifted
     board = Board(
         words=words,
         links=links,
         leaves=classify(words, links, conf),
         elements=[block[ELEMENT] for block in blocks],
-        scopes=[block[DROP] for block in blocks],
+        scopes=scopes,
         labels=page.drop_scopes,
-        parents=page.scope_parents,
+        parents=parents,
         rules=rules_of_kind(conf.rules, kind) if conf.rules else conf.rules,
         kind=kind,
         page=page,
+        controls=in_control,
     )
     outcomes = _judge(board)
     kept = _kept(outcomes)

@@ -208,7 +208,8 @@ def _apply_attributes(
     """
     # role is a list of tokens, of which the first is the element's role
     # (WAI-ARIA): the query finds any token, the loop keeps the first.
-    selectors = ["[hidden]"] + [f'[role~="{role}" i]' for role in sorted(conf.drop_roles)]
+    roles_read = conf.walk_roles
+    selectors = ["[hidden]"] + [f'[role~="{role}" i]' for role in sorted(roles_read)]
     popups = Rule.CLOSED_POPUPS in conf.rules
     if popups:
         selectors += ["[popover]", "dialog"]
@@ -232,7 +233,7 @@ def _apply_attributes(
             node.replace_with(doc.create_node("img"))
             continue
         roles = (attrs.get("role") or "").lower().split()
-        if not roles or roles[0] not in conf.drop_roles:
+        if not roles or roles[0] not in roles_read:
             continue
         close_id = _wrap(doc, node, f"role={roles[0]}", openers)
     if conf.rules:
