@@ -243,30 +243,30 @@ def confidence(figures: Figures) -> float:
 
 # BEGIN WEIGHTS (written by bench/confidence_train.py; edit there, not here)
 WEIGHTS: Final[tuple[float, ...]] = (
-    1.1546,  # bias
-    1.3756,  # kept_words
-    -0.1268,  # kept_blocks
-    -2.2238,  # pieces
-    2.8427,  # words_per_block
-    -1.2403,  # length
-    -0.1608,  # kept_link_density
-    0.3945,  # dropped_link_density
-    -0.3633,  # rejected
-    -0.0246,  # dropped
-    -0.1485,  # rule_dropped
-    -1.4814,  # rule_kept
-    -0.0603,  # article
-    -1.6166,  # fallback_single_block
-    -0.1978,  # fallback_nothing_kept
-    0.6632,  # fallback_no_text
-    -0.6932,  # fallback_noscript
-    -0.9467,  # fallback_deferred_content
-    -0.1559,  # type_forum
-    -0.9498,  # type_product
-    -0.6248,  # type_collection
-    -0.4041,  # type_listing
-    -0.0649,  # type_documentation
-    -0.2766,  # type_service
-    0.8371,  # type_confidence
+    1.2493,  # bias
+    1.4241,  # kept_words
+    -0.1637,  # kept_blocks
+    -2.2866,  # pieces
+    2.6024,  # words_per_block
+    -1.0141,  # length
+    -0.1865,  # kept_link_density
+    0.3208,  # dropped_link_density
+    -0.3397,  # rejected
+    0.0656,  # dropped
+    -0.2377,  # rule_dropped
+    -1.4737,  # rule_kept
+    -0.0955,  # article
+    -1.5721,  # fallback_single_block
+    -0.3191,  # fallback_nothing_kept
+    0.6755,  # fallback_no_text
+    -0.7432,  # fallback_noscript
+    -0.9786,  # fallback_deferred_content
+    -0.1679,  # type_forum
+    -0.8029,  # type_product
+    -0.4921,  # type_collection
+    -0.3431,  # type_listing
+    -0.0899,  # type_documentation
+    -0.2471,  # type_service
+    0.7541,  # type_confidence
 )
 # END WEIGHTS
