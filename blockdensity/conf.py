@@ -174,12 +174,13 @@ class Rule(StrEnum):
     # script shows them (a glossary's definitions in dialogs, a sign-up form in a
     # popover): a crawler runs no script, and a pop-up is not the page's text
     CLOSED_POPUPS = "closed_popups"
-    # on every page: a kept block whose first words are in a <button> or a
-    # <label>, or in an element whose role is dialog or alertdialog, is
-    # dropped, but a heading (an accordion's title in its toggle): a control's
-    # caption ("Add to cart", "Show all", a filter's checkbox) and a modal
-    # window's form are the page's interface, not its text. The walk opens a
-    # scope for each such element (blockdensity.decide.controls)
+    # on every page: a kept block whose first words are in a <button>, a
+    # <label> or a <legend> (CONTROL_ELEMENTS), or in an element whose role is
+    # dialog or alertdialog, is dropped, but a heading (an accordion's title in
+    # its toggle): a control's caption ("Add to cart", "Show all", a filter's
+    # checkbox) and a modal window's form are the page's interface, not its
+    # text. The walk opens a scope for each such element
+    # (blockdensity.decide.controls)
     FORM_CONTROLS = "form_controls"
 
 

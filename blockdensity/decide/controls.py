@@ -5,12 +5,13 @@ A shop's page is full of controls: "Add to cart", "Quick view", "Show all",
 guide or a sign-up form in a modal window. The published tree judges their
 text as any other, and where it stands among kept blocks (a card's button,
 a filter beside the grid) the rules that keep short text keep it too. The
-page says what they are: a <button>, a <label>, an element whose role is
-dialog or alertdialog. Under the rule, the walk opens a scope for each of
-them (Conf.table, Conf.walk_roles), and a kept block whose first words are
-in one is dropped, after every rule but duplicate_text; but a heading: an
-accordion's question sits in its toggle button (or the button in it), and is
-the title of the answer below. Measured on the four development sets
+page says what they are: a <button>, a <label>, a <legend> (the caption
+of a group of form fields), an element whose role is dialog or
+alertdialog. Under the rule, the walk opens a scope for each of them
+(Conf.table, Conf.walk_roles), and a kept block whose first words are in
+one is dropped, after every rule but duplicate_text; but a heading: an
+accordion's question sits in its toggle button (or the button in it), and
+is the title of the answer below. Measured on the four development sets
 (BENCHMARKS.md): WCXB's pages gain on every kind (collections and listings
 most), and the article sets lose nothing.
 
