@@ -5,7 +5,8 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Final
+from functools import lru_cache
+from typing import Final, NamedTuple
 
 from blockdensity import tags
 from blockdensity.elements import DEFAULT_BOUNDARIES, DEFAULT_DROP_ELEMENTS
@@ -307,25 +308,49 @@ class Conf:
     def table(self) -> tags.TagTable:
         """The walk's tag table: the boundaries, and the elements it opens a scope for (the
         dropped ones, and the form_controls rule's controls)."""
-        return tags.flags_for(self.boundaries, self.drop_elements | self._controls()[0])
+        return tags.flags_for(self.boundaries, self._scopes().elements)
 
     @property
     def walk_roles(self) -> frozenset[str]:
         """The ARIA roles the walk opens a scope for: the dropped ones, and the
         form_controls rule's pop-up windows."""
-        return self.drop_roles | self._controls()[1]
+        return self._scopes().roles
 
     @property
     def control_labels(self) -> frozenset[str]:
         """The labels of the scopes the form_controls rule drops (Page.drop_scopes): its
         elements and roles that the semantic drop does not already drop."""
-        elements, roles = self._controls()
-        return elements | {f"role={role}" for role in roles}
+        return self._scopes().controls
 
-    def _controls(self) -> tuple[frozenset[str], frozenset[str]]:
-        if Rule.FORM_CONTROLS not in self.rules:
-            return frozenset(), frozenset()
-        return CONTROL_ELEMENTS - self.drop_elements, DIALOG_ROLES - self.drop_roles
+    def _scopes(self) -> _WalkScopes:
+        return _walk_scopes(Rule.FORM_CONTROLS in self.rules, self.drop_elements, self.drop_roles)
+
+
+class _WalkScopes(NamedTuple):
+    """What the walk opens a scope for under a configuration, and which of those scopes
+    are the form_controls rule's (their labels)."""
+
+    elements: frozenset[str]
+    roles: frozenset[str]
+    controls: frozenset[str]
+
+
+@lru_cache(maxsize=32)
+def _walk_scopes(
+    form_controls: bool, drop_elements: frozenset[str], drop_roles: frozenset[str]
+) -> _WalkScopes:
+    """The walk's scopes for the dropped elements and roles, with the form_controls rule's
+    controls when it runs: made once per configuration, not on every page (the walk and
+    the decide stage ask for them on each)."""
+    if not form_controls:
+        return _WalkScopes(drop_elements, drop_roles, frozenset())
+    elements = CONTROL_ELEMENTS - drop_elements
+    roles = DIALOG_ROLES - drop_roles
+    return _WalkScopes(
+        drop_elements | elements,
+        drop_roles | roles,
+        elements | {f"role={role}" for role in roles},
+    )
 
 
 # The default runs the article profile: it wins on both sets of the
