@@ -25,6 +25,12 @@ truth holds (found in a row in the truth's tokens; code tokens the truth
 holds): what the Markdown renders as an element that the truth writes
 otherwise, leaving out what the fit keeps and the truth does not.
 
+Two pages' truths write a fence inside a line ("... running Pi-Hole: ```", a
+table row's "1 2 3 | ```bash"), where CommonMark opens none: their fences pair
+up wrongly and the prose between them counts as code, which no extractor's
+fenced code holds. The code tokens are also scored without such pages
+(`stray_fences`), beside the figure over every page.
+
 Cost: each page's fit (CPU time, best of --rounds passes), then the first
 read of its Fit.markdown (the Markdown rendered), summed over the pages.
 
@@ -62,6 +68,8 @@ CACHE: Final = Path(__file__).resolve().parent / "out" / "markdown_trafilatura.j
 _HEADING: Final = re.compile(r"#{1,6} (.*)")
 _ITEM: Final = re.compile(r"\s*(?:[-*+]|\d+[.)]) (.*)")
 _FENCE: Final = re.compile(r"\s*(`{3,}|~{3,})")
+# Where a fence may open in CommonMark: after indentation, quote markers and list markers.
+_FENCE_START: Final = re.compile(r"(?:\s|>|[-*+]\s|\d+[.)]\s)*(?:`{3,}|~{3,})")
 _DELIMITER: Final = re.compile(r"\s*:?-+:?\s*")
 _WORD: Final = re.compile(r"\w+")
 # A link's target as an element's tokens hold it ("... https en wikipedia org ...").
@@ -165,6 +173,20 @@ def linked_shares(truths: Iterable[str]) -> dict[str, float]:
     return {kind: _ratio(linked[kind], whole[kind]) for kind in KINDS}
 
 
+def stray_fences(markdown: str) -> bool:
+    """Whether `markdown` writes a fence where none can open: three backticks inside a
+    line ("... on the system running Pi-Hole: ```", a table row's "1 2 3 | ```bash").
+    Such a truth's fences pair up wrongly, and the prose between them counts as code."""
+    for line in markdown.split("\n"):
+        if "```" not in line and "~~~" not in line:
+            continue
+        start = _FENCE_START.match(line)
+        rest = line[start.end() :] if start is not None else line
+        if "```" in rest or "~~~" in rest:
+            return True
+    return False
+
+
 def _ratio(part: int, whole: int) -> float:
     return part / whole if whole else 0.0
 
@@ -230,13 +252,19 @@ def main() -> None:
     pages = [page for page in load_pages(args.data, PAGE_TYPE_SETS) if page.truth_markdown]
     conf = dataclasses.replace(DEFAULT_CONF, markdown_links=args.links)
     fit_time, markdown_time, outputs = fit_costs(pages, args.rounds, conf)
-    ours = Tally()
-    for page, (markdown, text) in zip(pages, outputs, strict=True):
+    ours, ours_clean = Tally(), Tally()
+    stray = [stray_fences(page.truth_markdown or "") for page in pages]
+    for page, (markdown, text), flawed in zip(pages, outputs, stray, strict=True):
         ours.add(markdown, page.truth_markdown or "", text)
-    peer = Tally()
+        if not flawed:
+            ours_clean.add(markdown, page.truth_markdown or "", text)
+    peer, peer_clean = Tally(), Tally()
     if not args.no_peer:
-        for page, markdown in zip(pages, trafilatura_markdown(pages), strict=True):
+        peers = trafilatura_markdown(pages)
+        for page, markdown, flawed in zip(pages, peers, stray, strict=True):
             peer.add(markdown, page.truth_markdown or "")
+            if not flawed:
+                peer_clean.add(markdown, page.truth_markdown or "")
     print(f"WCXB dev: {len(pages)} pages with a Markdown truth")
     print("the fit's Markdown with its links (--links)" if args.links else "default settings")
     shares = linked_shares(page.truth_markdown or "" for page in pages)
@@ -261,6 +289,14 @@ def main() -> None:
             f"| {kind} | {ours.truth[kind]} | {precision:.2f} | {in_truth:.2f} | {recall:.2f}"
             f" | {kept:.2f} " + peer_cells
         )
+    strays = [page.page_id for page, flawed in zip(pages, stray, strict=True) if flawed]
+    peer_recall = "-" if args.no_peer else f"{peer_clean.row('code tokens')[1]:.3f}"
+    print(
+        f"\ncode tokens without the {len(strays)} pages whose truth writes a fence inside a"
+        f" line ({', '.join(strays)}): truth {ours_clean.truth['code tokens']},"
+        f" fit P / R {ours_clean.row('code tokens')[0]:.3f} /"
+        f" {ours_clean.row('code tokens')[1]:.3f}, trafilatura R {peer_recall}"
+    )
     print()
     print(
         f"cost: fit {fit_time * 1000 / len(pages):.2f} ms/page, Markdown (first read)"

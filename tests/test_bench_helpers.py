@@ -1,7 +1,8 @@
 """The pure helpers of the benchmarks: how the speed benchmarks (bench/speed.py,
 bench/stages.py) cut pages into size quartiles and draw trafilatura's sample, and how
-bench/markdown.py takes a Markdown's elements. The benchmarks themselves are run by hand;
-a wrong cut would put every figure in the wrong row, silently."""
+bench/markdown.py takes a Markdown's elements and finds a truth's stray fences. The
+benchmarks themselves are run by hand; a wrong cut would put every figure in the wrong
+row, silently."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from collections import Counter
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bench.markdown import elements, linked_shares
+from bench.markdown import elements, linked_shares, stray_fences
 from bench.speed import html_bytes, size_quartiles, spread_sample
 
 
@@ -66,3 +67,14 @@ def test_the_share_of_the_truth_s_elements_holding_a_link() -> None:
     assert shares["list items"] == 2 / 5
     assert shares["headings"] == 0.0
     assert shares["table cells"] == 0.0
+
+
+def test_a_fence_inside_a_line_is_stray_and_fences_where_commonmark_opens_them_are_not() -> None:
+    assert stray_fences("Install it: ```\nsudo apt install unbound\n```\n")
+    assert stray_fences("1 2 3 | ```bash\ngit clone x\n```\n")
+    assert stray_fences("``` Next, fetch `root.hints` : ```\n")
+    well_formed = (
+        "```py\nx = 1\n```\n\n> ```\n> quoted\n> ```\n\n1. ```sh\n   ls\n   ```\n~~~\ny\n~~~\n"
+    )
+    assert not stray_fences(well_formed)
+    assert not stray_fences("Text with `inline` code and no fence.\n")
