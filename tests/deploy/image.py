@@ -115,13 +115,21 @@ class Container:
     root: Path  # the merged view
     upper: Path  # the overlay's upper directory: what runs wrote
 
-    def command(self, argv: Sequence[str], env: dict[str, str] | None = None) -> list[str]:
-        """The buildah command that runs `argv` in the container, root read-only but /tmp."""
+    def command(
+        self, argv: Sequence[str], env: dict[str, str] | None = None, shared: Path | None = None
+    ) -> list[str]:
+        """The buildah command that runs `argv` in the container, root read-only but /tmp
+        (and /mnt, when `shared` names a host directory to bind there read-write)."""
+        if shared is not None and not (self.root / "mnt").is_dir():
+            raise AssertionError(f"the image has no /mnt to bind {shared} on")
+        writable = _WRITABLE | ({"mnt"} if shared is not None else set())
         binds = [
             f"--volume={self.root / entry.name}:/{entry.name}:ro"
             for entry in sorted(self.root.iterdir())
-            if entry.is_dir() and not entry.is_symlink() and entry.name not in _WRITABLE
+            if entry.is_dir() and not entry.is_symlink() and entry.name not in writable
         ]
+        if shared is not None:
+            binds.append(f"--volume={shared}:/mnt:rw")
         variables = [f"--env={key}={value}" for key, value in (env or {}).items()]
         return [
             "buildah",
@@ -137,10 +145,18 @@ class Container:
         ]
 
     def run(
-        self, argv: Sequence[str], env: dict[str, str] | None = None, timeout: float = 120
+        self,
+        argv: Sequence[str],
+        env: dict[str, str] | None = None,
+        timeout: float = 120,
+        shared: Path | None = None,
     ) -> subprocess.CompletedProcess[str]:
         return subprocess.run(  # noqa: S603 - buildah, our own arguments
-            self.command(argv, env), capture_output=True, text=True, timeout=timeout, check=False
+            self.command(argv, env, shared),
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            check=False,
         )
 
     def spawn(self, argv: Sequence[str], env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:

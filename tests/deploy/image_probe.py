@@ -1,8 +1,11 @@
 """What the image holds, as seen from inside it: run there by tests/deploy/test_image.py.
 
-Standard library only, and given to the image's `python -c` as source (no
-mount): it prints one JSON object of facts, and the test decides. Facts,
-not verdicts, so a failure shows what the image actually has.
+Standard library only, and given to the image's `python -c` as source: it
+writes one JSON object of facts to the file its first argument names (in a
+directory the test binds from the host; `buildah run` once returned status 0
+with its stdout empty, so the facts do not travel through it), and the test
+decides. Facts, not verdicts, so a failure shows what the image actually
+has.
 """
 
 from __future__ import annotations
@@ -74,4 +77,4 @@ def facts(compiled: list[str]) -> dict[str, object]:
 
 
 if __name__ == "__main__":
-    print(json.dumps(facts(sys.argv[1:])))
+    Path(sys.argv[1]).write_text(json.dumps(facts(sys.argv[2:])), encoding="utf-8")

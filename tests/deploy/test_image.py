@@ -24,6 +24,7 @@ import importlib.metadata
 import json
 import re
 import subprocess
+import tempfile
 import time
 import tomllib
 from collections.abc import Iterator
@@ -113,9 +114,19 @@ def _runtime_closure() -> dict[str, str]:
 
 
 def _probe(box: image.Container) -> dict[str, Any]:
-    result = box.run(["python", "-c", PROBE, *_compiled_modules()])
-    assert result.returncode == 0, result.stdout + result.stderr
-    facts: dict[str, Any] = json.loads(result.stdout)
+    """The probe's facts, written to a file in a host directory bound at the image's /mnt:
+    once, right after a rebuild, `buildah run` returned status 0 with the probe's stdout
+    empty."""
+    with tempfile.TemporaryDirectory() as shared:
+        Path(shared).chmod(0o777)  # the image's user (10001) writes there
+        result = box.run(
+            ["python", "-c", PROBE, "/mnt/facts.json", *_compiled_modules()],
+            shared=Path(shared),
+        )
+        assert result.returncode == 0, result.stdout + result.stderr
+        written = Path(shared) / "facts.json"
+        assert written.exists(), f"the probe wrote no facts: {result.stdout + result.stderr}"
+        facts: dict[str, Any] = json.loads(written.read_text(encoding="utf-8"))
     return facts
 
 
