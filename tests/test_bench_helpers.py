@@ -1,17 +1,20 @@
 """The pure helpers of the benchmarks: how the speed benchmarks (bench/speed.py,
 bench/stages.py) cut pages into size quartiles and draw trafilatura's sample, and how
-bench/markdown.py takes a Markdown's elements and finds a truth's stray fences. The
-benchmarks themselves are run by hand; a wrong cut would put every figure in the wrong
-row, silently."""
+bench/markdown.py takes a Markdown's elements and finds a truth's stray fences, and how
+bench/block_model.py fits its filter without the site it judges. The benchmarks
+themselves are run by hand; a wrong cut would put every figure in the wrong row,
+silently."""
 
 from __future__ import annotations
 
 import itertools
 from collections import Counter
 
+import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
+from bench.block_model import fit_logistic, out_of_fold
 from bench.markdown import elements, linked_shares, stray_fences
 from bench.speed import html_bytes, size_quartiles, spread_sample
 
@@ -78,3 +81,27 @@ def test_a_fence_inside_a_line_is_stray_and_fences_where_commonmark_opens_them_a
     )
     assert not stray_fences(well_formed)
     assert not stray_fences("Text with `inline` code and no fence.\n")
+
+
+def test_the_block_model_separates_what_its_figures_separate() -> None:
+    features = np.array([[value] for value in range(-10, 11)], dtype=float)
+    labels = (features[:, 0] > 0).astype(float)
+    weights = fit_logistic(features, labels)
+    design = np.hstack([np.ones((len(features), 1)), features])
+    predicted = 1 / (1 + np.exp(-(design @ weights)))
+    assert ((predicted > 0.5) == (labels == 1)).all()
+
+
+def test_a_site_s_blocks_are_judged_by_a_model_that_never_saw_the_site() -> None:
+    rng = np.random.default_rng(1)
+    features = rng.normal(size=(60, 3))
+    labels = (features[:, 0] > 0).astype(float)
+    groups = [f"site{index % 12}.example" for index in range(60)]
+    before = out_of_fold(features, labels, groups)
+    # Turn one site's labels over: its own blocks' probabilities stay as they were.
+    flipped = labels.copy()
+    mine = np.array([group == "site3.example" for group in groups])
+    flipped[mine] = 1 - flipped[mine]
+    after = out_of_fold(features, flipped, groups)
+    assert np.allclose(before[mine], after[mine])
+    assert not np.allclose(before[~mine], after[~mine])
