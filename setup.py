@@ -82,6 +82,7 @@ COMPILED = [
     "blockdensity/decide/contents.py",
     "blockdensity/decide/code.py",
     "blockdensity/decide/controls.py",
+    "blockdensity/decide/notices.py",
     "blockdensity/decide/prose.py",
     "blockdensity/decide/headings.py",
     "blockdensity/decide/stage.py",

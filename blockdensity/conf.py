@@ -49,7 +49,8 @@ class Rule(StrEnum):
     Most run only on a page with article structure (an <article>, <main>,
     role=main or itemprop=articleBody element, or an article declared in
     OpenGraph or JSON-LD); on any other page only COMMENTS, CONTENT_CONTAINER,
-    LIST_HEADINGS, BETWEEN_TEXT, TAB_PANELS, HIDDEN_TEXT, CLOSED_POPUPS, FORM_CONTROLS
+    LIST_HEADINGS, BETWEEN_TEXT, TAB_PANELS, HIDDEN_TEXT, CLOSED_POPUPS, FORM_CONTROLS,
+    COPYRIGHT_NOTICES
     and the other rules marked "on every page" act (and the rules by kind of page,
     blockdensity.decide.kinds), and the article profile is otherwise the published
     fit, block for block.
@@ -183,6 +184,11 @@ class Rule(StrEnum):
     # text. The walk opens a scope for each such element
     # (blockdensity.decide.controls)
     FORM_CONTROLS = "form_controls"
+    # on every page: a kept block of at most 15 words (not a heading) that holds
+    # the copyright sign, says "All rights reserved" or begins with "Copyright" is
+    # dropped: a page's legal line and a picture's credit are not its text
+    # (blockdensity.decide.notices)
+    COPYRIGHT_NOTICES = "copyright_notices"
 
 
 ARTICLE_RULES: Final = frozenset(Rule)

@@ -125,6 +125,8 @@ class Reason(StrEnum):
     TABLE_OF_CONTENTS = "table_of_contents"
     # dropped: in a button or a label, or in a dialog (form_controls)
     FORM_CONTROL = "form_control"
+    # dropped: a short copyright notice or a picture's credit (copyright_notices)
+    COPYRIGHT_NOTICE = "copyright_notice"
 
 
 class FallbackReason(StrEnum):

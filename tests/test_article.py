@@ -626,6 +626,7 @@ UNDECLARED_RULES = frozenset(
         Rule.AFTER_LINKS_TEXT,
         Rule.CONSENT_NOTICES,
         Rule.FORM_CONTROLS,
+        Rule.COPYRIGHT_NOTICES,
     }
 )
 UNDECLARED_REASONS = {
@@ -655,6 +656,7 @@ UNDECLARED_REASONS = {
     Reason.AFTER_LINKS_TEXT,
     Reason.CONSENT_NOTICE,
     Reason.FORM_CONTROL,
+    Reason.COPYRIGHT_NOTICE,
 }
 
 

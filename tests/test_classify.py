@@ -375,5 +375,5 @@ def test_reason_values_are_the_tree_leaves_and_the_semantic_article_and_kind_rul
         "outside_title_region",
         "related_items", "review_section", "related_section", "shop_link", "container_item",
         "section_heading", "code_block", "after_links_text", "consent_notice", "introduced_list",
-        "table_of_contents", "form_control",
+        "table_of_contents", "form_control", "copyright_notice",
     }  # fmt: skip

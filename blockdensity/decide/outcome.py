@@ -58,6 +58,7 @@ class Outcome(IntEnum):
     INTRODUCED_LIST = 33  # kept: a list a line ending with a colon introduces, its lead too
     CONTENTS_ENTRY = 34  # an entry of a table of contents: links within the page
     CONTROL = 35  # in a button, a label or a dialog: the page's interface
+    COPYRIGHT = 36  # a copyright notice or a picture's credit
 
 
 KEPT_OUTCOMES: Final = frozenset(
@@ -116,6 +117,7 @@ RULE_OUTCOMES: Final = {
     Rule.CONSENT_NOTICES: Outcome.CONSENT,
     Rule.TABLE_OF_CONTENTS: Outcome.CONTENTS_ENTRY,
     Rule.FORM_CONTROLS: Outcome.CONTROL,
+    Rule.COPYRIGHT_NOTICES: Outcome.COPYRIGHT,
 }
 
 # How each outcome is reported: its Decision, and its Reason (None: the
@@ -157,4 +159,5 @@ REPORTED: Final[dict[Outcome, tuple[Decision, Reason | None]]] = {
     Outcome.CONSENT: (Decision.DROPPED, Reason.CONSENT_NOTICE),
     Outcome.CONTENTS_ENTRY: (Decision.DROPPED, Reason.TABLE_OF_CONTENTS),
     Outcome.CONTROL: (Decision.DROPPED, Reason.FORM_CONTROL),
+    Outcome.COPYRIGHT: (Decision.DROPPED, Reason.COPYRIGHT_NOTICE),
 }

@@ -9,14 +9,14 @@ decide.article; then the rules by kind of page, which decide.kinds runs on
 the kinds of page they serve: decide.container, decide.forum, decide.posts,
 decide.facets, decide.listing, decide.grid, decide.title, decide.related,
 decide.sections, decide.chrome, decide.contents, decide.prose, decide.code,
-decide.headings, decide.duplicates). Where they keep under SCANT_WORDS
-words, the rules of other kinds read the page again (decide.kinds'
-second_looks: its likeliest kind where the classifier was unsure of it, then
-a page of items), and a verdict that keeps more stands. Where the rules took
-everything the tree kept, the published verdict stands (but for a
-cookie-consent notice); where nothing with words is left, the whole page is
-kept (but for such a notice, where the rest holds words) and the verdict
-says why (the fallback, docs/spec.md section 6).
+decide.headings, decide.controls, decide.notices, decide.duplicates). Where
+they keep under SCANT_WORDS words, the rules of other kinds read the page
+again (decide.kinds' second_looks: its likeliest kind where the classifier
+was unsure of it, then a page of items), and a verdict that keeps more
+stands. Where the rules took everything the tree kept, the published verdict
+stands (but for a cookie-consent notice); where nothing with words is left,
+the whole page is kept (but for such a notice, where the rest holds words)
+and the verdict says why (the fallback, docs/spec.md section 6).
 
 A family of rules is one module of this package with a pass that reads the
 Board and changes the outcomes of the blocks it acts on, and is listed in
@@ -42,6 +42,7 @@ from blockdensity.decide import (
     grid,
     headings,
     listing,
+    notices,
     posts,
     prose,
     related,
@@ -98,6 +99,7 @@ PASSES: Final[tuple[tuple[frozenset[Rule], Pass], ...]] = (
     (frozenset((Rule.SECTION_HEADINGS,)), headings.apply),
     # After every rule that keeps text, whose kept controls it drops.
     (frozenset((Rule.FORM_CONTROLS,)), controls.apply),
+    (frozenset((Rule.COPYRIGHT_NOTICES,)), notices.apply),
     # Last: it compares what every other rule kept.
     (frozenset((Rule.DUPLICATE_TEXT,)), duplicates.apply),
 )
