@@ -243,30 +243,30 @@ def confidence(figures: Figures) -> float:
 
 # BEGIN WEIGHTS (written by bench/confidence_train.py; edit there, not here)
 WEIGHTS: Final[tuple[float, ...]] = (
-    1.2493,  # bias
-    1.4241,  # kept_words
-    -0.1637,  # kept_blocks
-    -2.2866,  # pieces
-    2.6024,  # words_per_block
-    -1.0141,  # length
-    -0.1865,  # kept_link_density
-    0.3208,  # dropped_link_density
-    -0.3397,  # rejected
-    0.0656,  # dropped
-    -0.2377,  # rule_dropped
-    -1.4737,  # rule_kept
-    -0.0955,  # article
-    -1.5721,  # fallback_single_block
-    -0.3191,  # fallback_nothing_kept
-    0.6755,  # fallback_no_text
-    -0.7432,  # fallback_noscript
-    -0.9786,  # fallback_deferred_content
-    -0.1679,  # type_forum
-    -0.8029,  # type_product
-    -0.4921,  # type_collection
-    -0.3431,  # type_listing
-    -0.0899,  # type_documentation
-    -0.2471,  # type_service
-    0.7541,  # type_confidence
+    1.2198,  # bias
+    1.4565,  # kept_words
+    -0.1832,  # kept_blocks
+    -2.2517,  # pieces
+    2.5947,  # words_per_block
+    -1.0176,  # length
+    -0.1854,  # kept_link_density
+    0.3289,  # dropped_link_density
+    -0.3311,  # rejected
+    0.0778,  # dropped
+    -0.2474,  # rule_dropped
+    -1.4616,  # rule_kept
+    -0.0878,  # article
+    -1.5696,  # fallback_single_block
+    -0.3124,  # fallback_nothing_kept
+    0.6839,  # fallback_no_text
+    -0.7282,  # fallback_noscript
+    -0.9866,  # fallback_deferred_content
+    -0.1933,  # type_forum
+    -0.8127,  # type_product
+    -0.5052,  # type_collection
+    -0.3558,  # type_listing
+    -0.0976,  # type_documentation
+    -0.2581,  # type_service
+    0.7585,  # type_confidence
 )
 # END WEIGHTS
