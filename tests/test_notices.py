@@ -4,10 +4,12 @@ and a picture's credit are not its text; prose and headings about copyright are.
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from blockdensity import PUBLISHED_CONF, Conf, Reason, Rule, fit_text
 from blockdensity.conf import ARTICLE_RULES
-from blockdensity.decide.notices import NOTICE_WORDS
+from blockdensity.decide.notices import NOTICE, NOTICE_WORDS, is_notice
 from tests.helpers import page, seq
 
 STORY = f"<p>{seq('a', 1, 50)}</p><p>{seq('b', 1, 45)}</p>"
@@ -68,3 +70,15 @@ def test_a_heading_about_copyright_stays_over_its_section() -> None:
     fit = fit_text(html)
     assert "Copyright and fair use" in fit.text
     assert seq("c", 1, 45) in fit.text
+
+
+# Texts made of the notices' words, their cases and what may stand around them.
+_PIECES = st.sampled_from(
+    ["©", "Copyright", "COPYRIGHT", "copyrighted", "All Rights Reserved", "rights reserved",
+     "all rights", "reserved", " ", ".", "|", "(", "2019", "Example", "\n", "\u00a0"]
+)  # fmt: skip
+
+
+@given(st.lists(_PIECES, max_size=8).map("".join))
+def test_the_substring_tests_decide_as_the_pattern_does(text: str) -> None:
+    assert is_notice(text) == (NOTICE.search(text) is not None)
