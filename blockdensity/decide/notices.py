@@ -1,20 +1,21 @@
 """The copyright_notices rule: a page's copyright line and a picture's credit are not its text.
 
-A page prints its legal line ("© 2019 Science X Network", "Copyright ©
-2018. All Rights Reserved.") after its article, and a picture's
-credit under the picture ("© Getty Images", "Marco Odermatt. © AFP / Marco
-Bertorello"). Both are short, most often kept by the tree (a short block
-after text is kept), and the development sets' truths leave them out: four
-in five of their words on WCXB's pages are not in the truth, and of those
-that trafilatura-eval's marked passages hold, ten are in a passage marked
-not the page's text, one in a passage marked its text (scrapinghub's truth
-keeps a news agency's line under a few of its articles).
+A page prints its legal line ("© 2019 Science X Network", "Copyright © 2018.
+All Rights Reserved.") after its article, and a picture's credit under the
+picture ("© Getty Images", "Marco Odermatt. © AFP / Marco Bertorello").
+Both are short, the tree keeps them (a short block after text is kept), and
+the development sets' truths leave them out: four in five of their words on
+WCXB's pages are not in the truth, and of those that trafilatura-eval's
+marked passages hold, ten are in a passage marked not the page's text, one
+in a passage marked its text (scrapinghub's truth keeps a news agency's line
+under a few of its articles).
+
 copyright_notices drops a kept block of at most NOTICE_WORDS words that
 holds the copyright sign, says "All rights reserved", or begins with
 "Copyright"; but a heading (a page about copyright may title a section
 "Copyright and fair use"). A longer block that mentions a copyright is
 prose. Measured on the four development sets (BENCHMARKS.md, "Rules by kind
-of page"): every set gains a little, trafilatura-eval most; it runs on every
+of page"): every set gains a little, trafilatura-eval most. It runs on every
 page, after every rule that keeps text.
 """
 
@@ -60,9 +61,9 @@ def apply(board: Board, outcomes: list[Outcome]) -> None:
 
 def is_notice(text: str) -> bool:
     """Whether a block's text is a copyright notice (NOTICE finds one in it). NOTICE is
-    tried only where a word it needs is in the text: on a line without one, the pattern
-    (no literal to skip to, three branches at every character) cost ten times the
-    substring tests, and the rule 2% of the fit's instructions."""
+    tried only where a word it needs is in the text: tried on every short kept block,
+    the pattern (no literal to skip to, three branches at every character) cost eight
+    times these substring tests, and the rule 2% of the fit's instructions."""
     if "©" in text:
         return True
     lower = text.lower()
