@@ -110,6 +110,10 @@ class NodeKillConfig:
     pages: int = 2000
     outputs_before_kill: int = 200
     pool_size: int = 2
+    # How long to wait for the outputs after the kill. The test's is shorter than its
+    # own timeout, so that a run whose outputs stop coming fails with its report (the
+    # worker's and the nodes' logs) rather than with a bare timeout.
+    outputs_timeout: float = 300.0
 
 
 @dataclass
@@ -128,6 +132,7 @@ class NodeKillReport:
     left_in_queues: dict[str, int] = field(default_factory=dict)
     worker_exit: int | None = None
     worker_log: str = ""
+    node_logs: str = ""  # the end of each node's log, after the run
 
     @property
     def ok(self) -> bool:
@@ -214,7 +219,9 @@ async def run_node_kill(  # noqa: PLR0915 - the run reads top to bottom
             report.unready_seconds = unready_polls * 0.05
             done = {page_url(message) for message in outputs}
             missing = [url for url in urls if url not in done]
-            outputs += await collect_urls(client, settings.output_queue, missing, timeout=300)
+            outputs += await collect_urls(
+                client, settings.output_queue, missing, timeout=config.outputs_timeout
+            )
             moved = _connected_port(worker.log_text())
             report.moved_to = next((n.name for n in cluster.nodes if n.port == moved), "?")
 
@@ -247,4 +254,7 @@ async def run_node_kill(  # noqa: PLR0915 - the run reads top to bottom
         worker.process.terminate()
         report.worker_exit = await asyncio.to_thread(worker.process.wait, 60)
         report.worker_log = worker.log_text()
+        report.node_logs = "\n".join(
+            f"--- {node.name} ---\n{node.log_tail(60)}" for node in cluster.nodes
+        )
     return report
