@@ -50,10 +50,9 @@ class Rule(StrEnum):
     role=main or itemprop=articleBody element, or an article declared in
     OpenGraph or JSON-LD); on any other page only COMMENTS, CONTENT_CONTAINER,
     LIST_HEADINGS, BETWEEN_TEXT, TAB_PANELS, HIDDEN_TEXT, CLOSED_POPUPS, FORM_CONTROLS,
-    COPYRIGHT_NOTICES
-    and the other rules marked "on every page" act (and the rules by kind of page,
-    blockdensity.decide.kinds), and the article profile is otherwise the published
-    fit, block for block.
+    COPYRIGHT_NOTICES and the other rules marked "on every page" act (and the rules by
+    kind of page, blockdensity.decide.kinds), and the article profile is otherwise the
+    published fit, block for block.
     """
 
     COMMENTS = "comments"  # user comments under the article

@@ -22,11 +22,15 @@ __all__ = [
     "CONTENT_TOKENS",
     "DEFAULT_BOUNDARIES",
     "DEFAULT_DROP_ELEMENTS",
+    "HEADINGS",
     "INLINE",
     "REMOVED",
     "SEED_BOUNDARIES",
     "VOID",
 ]
+
+# The heading elements, h1 to h6.
+HEADINGS: Final = frozenset(f"h{level}" for level in range(1, 7))
 
 # docs/spec.md section 2: inline elements never split a block and never split a word.
 INLINE: Final = frozenset(

@@ -29,6 +29,7 @@ import re
 from typing import Final
 
 from blockdensity import _text
+from blockdensity.elements import HEADINGS
 from blockdensity.measure import Measures
 from blockdensity.metadata import Declared
 from blockdensity.pagetype import EDGE_PUNCTUATION, KNOWN_PHRASES, LONG_BLOCK, Evidence, phrase
@@ -45,7 +46,7 @@ from blockdensity.segment import (
 
 __all__ = ["gather"]
 
-_HEADINGS: Final = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+_HEADINGS: Final = HEADINGS  # h1-h6, as this module's own constant
 # A price: a currency sign and an amount, or an amount and a sign or a code. Written as
 # one character class (a sign or a digit) and then the branch that character opens
 # (told by looking behind at it), not as the two branches side by side

@@ -38,6 +38,7 @@ from typing import Final
 
 from blockdensity import _text
 from blockdensity.decide.tables import is_data_shape
+from blockdensity.elements import HEADINGS
 from blockdensity.mdimages import Image, Images
 from blockdensity.mdlinks import Links
 from blockdensity.pagetype import PageType
@@ -55,7 +56,7 @@ from blockdensity.structure import Structure
 
 __all__ = ["escape_cell", "escape_heading", "escape_line", "render_markdown"]
 
-_HEADINGS: Final = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+_HEADINGS: Final = HEADINGS  # h1-h6, as this module's own constant
 _CELLS: Final = frozenset({"td", "th"})
 # The containers a block's lines are prefixed for.
 _CONTAINERS: Final = frozenset({"li", "blockquote"})

@@ -26,10 +26,11 @@ from typing import Final
 
 from blockdensity.decide.board import Board
 from blockdensity.decide.outcome import KEPT_OUTCOMES, Outcome
+from blockdensity.elements import HEADINGS
 
 __all__ = ["Lifted", "apply", "lift"]
 
-_HEADINGS: Final = frozenset(f"h{level}" for level in range(1, 7))
+_HEADINGS: Final = HEADINGS  # h1-h6, as this module's own constant
 
 # The blocks' scopes and the scopes' parents without the controls' scopes, and
 # per block whether it sits in a control.

@@ -19,12 +19,13 @@ from blockdensity.decide.board import Board
 from blockdensity.decide.container import kept_span
 from blockdensity.decide.outcome import KEPT_OUTCOMES, Outcome
 from blockdensity.decide.tree import LINK_DENSE_LEAF
+from blockdensity.elements import HEADINGS
 
 __all__ = ["CARD_LINE_WORDS", "apply"]
 
 # A line of a card is at most this long: a teaser, not an article's paragraph.
 CARD_LINE_WORDS: Final = 60
-_HEADINGS: Final = frozenset(f"h{level}" for level in range(1, 7))
+_HEADINGS: Final = HEADINGS  # h1-h6, as this module's own constant
 
 
 def apply(board: Board, outcomes: list[Outcome]) -> None:

@@ -26,6 +26,7 @@ from typing import Final
 
 from blockdensity.decide.board import Board
 from blockdensity.decide.outcome import KEPT_OUTCOMES, Outcome
+from blockdensity.elements import HEADINGS
 
 __all__ = ["NOTICE", "NOTICE_WORDS", "apply", "is_notice"]
 
@@ -37,7 +38,7 @@ NOTICE: Final = re.compile(r"©|\ball rights reserved\b|\A\W*copyright\b", re.IG
 # gains 0.0017, 0.0020, 0.0020, 0.0020 and 0.0023, and from 20 words scrapinghub loses
 # (an agency's line, which its truth keeps, is 16 words long).
 NOTICE_WORDS: Final = 15
-_HEADINGS: Final = frozenset(f"h{level}" for level in range(1, 7))
+_HEADINGS: Final = HEADINGS  # h1-h6, as this module's own constant
 
 
 def apply(board: Board, outcomes: list[Outcome]) -> None:

@@ -97,7 +97,8 @@ PASSES: Final[tuple[tuple[frozenset[Rule], Pass], ...]] = (
     (frozenset((Rule.AFTER_LINKS_TEXT,)), prose.apply),
     (frozenset((Rule.CODE_BLOCKS,)), code.apply),
     (frozenset((Rule.SECTION_HEADINGS,)), headings.apply),
-    # After every rule that keeps text, whose kept controls it drops.
+    # After every rule that keeps text: they drop what those kept (a control's
+    # caption, a copyright notice).
     (frozenset((Rule.FORM_CONTROLS,)), controls.apply),
     (frozenset((Rule.COPYRIGHT_NOTICES,)), notices.apply),
     # Last: it compares what every other rule kept.
