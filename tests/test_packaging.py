@@ -38,7 +38,7 @@ ROOT: Final = Path(__file__).resolve().parents[1]
 LIBRARY_REQUIREMENTS: Final = {
     "selectolax", "webencodings", "faust-cchardet", "pycld2", "msgspec", "icu4py",
 }  # fmt: skip
-WORKER_REQUIREMENTS: Final = {"aio-pika", "prometheus-client", "fastwarc"}
+WORKER_REQUIREMENTS: Final = {"aio-pika", "prometheus-client", "fastwarc", "stamina"}
 # The demo and its broker helper: development tools of the repository, not
 # part of what `pip install` gives a user.
 NOT_SHIPPED: Final = ("worker/demo.py", "worker/devbroker.py")
@@ -315,7 +315,7 @@ def test_worker_stack_is_not_installed(venv: Venv) -> None:
         "    except ModuleNotFoundError:\n"
         "        print(name)\n"
     )
-    modules = ["aio_pika", "prometheus_client", "fastwarc"]
+    modules = ["aio_pika", "prometheus_client", "fastwarc", "stamina"]
     result = _python(venv, "-c", probe, *modules)
     _check(result, "the import probe")
     assert result.stdout.split() == modules, "importable without the extra"

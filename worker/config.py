@@ -155,6 +155,7 @@ class StageSettings(BrokerSettings, _InputQueues):
     fit_timeout: float
     pool_start_timeout: float
     publish_timeout: float
+    publish_retry_for: float
     max_body_bytes: int
     max_url_bytes: int
     fit_statuses: frozenset[int]
@@ -533,6 +534,14 @@ SETTINGS: Final[tuple[Setting, ...]] = (
         "Wait this long for the broker to confirm a publish before requeueing the input; "
         "time in which the broker blocks publishing (a resource alarm) does not count. "
         "The feeder waits at least 30 s, and stops (to resume) when a confirm fails.",
+    ),
+    Setting(
+        "publish_retry_for",
+        _seconds(0, 3600),
+        "30",
+        "A publish the broker did not confirm (nacked, returned, timed out, lost) is tried "
+        "again, the pause growing from 0.1 s to 5 s, for up to this long while the input is "
+        "held unacked; then the input is requeued. 0 requeues at once.",
     ),
     Setting(
         "max_body_bytes",

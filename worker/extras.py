@@ -1,7 +1,7 @@
 """What each program says when the "worker" extra is not installed.
 
 `pip install blockdensity` gives the library alone; the three programs need
-the extra's modules (aio-pika, prometheus-client, FastWARC). Each entry
+the extra's modules (aio-pika, prometheus-client, FastWARC, stamina). Each entry
 point imports them behind a guard, and a missing one becomes one line
 naming what to install, instead of the traceback of the first import that
 failed.
@@ -20,6 +20,7 @@ EXTRA_MODULES: Final = {
     "aio_pika": "aio-pika",
     "prometheus_client": "prometheus-client",
     "fastwarc": "fastwarc",
+    "stamina": "stamina",
 }
 
 

@@ -19,6 +19,7 @@ IMPORTERS: Final = {
     "aiormq": "worker/amqp/",
     "prometheus_client": "worker/stage/metrics.py",
     "fastwarc": "worker/feed/warc.py",
+    "stamina": "worker/stage/handler.py",
 }
 
 

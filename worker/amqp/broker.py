@@ -114,6 +114,18 @@ class Delivery(Received):
         count = self._message.headers.get("x-delivery-count")
         return count if isinstance(count, int) else 0
 
+    @property
+    def settleable(self) -> bool:
+        """Whether an ack could still be sent: the channel the message came on is open.
+
+        Once that channel has closed (the connection was lost, even if since
+        restored on a new channel), the broker has requeued the message already.
+        """
+        try:
+            return not self._message.channel.is_closed
+        except aio_pika.exceptions.ChannelInvalidStateError:  # aio-pika's word for closed
+            return False
+
     async def ack(self) -> bool:
         """Acknowledge; False if that failed (the broker will redeliver)."""
         return await self._settle(self._message.ack)

@@ -2,14 +2,24 @@
 
 Every path settles the message exactly once, and only in one of three ways:
 - ack, after the output (or the dead letter) is confirmed by the broker;
-- requeue (reject with requeue), when the page may succeed later: its
-  publish failed, its fit crashed or timed out (the quorum queue counts
-  these deliveries against its delivery limit);
+- requeue (reject with requeue), when the page may succeed later: its fit
+  crashed or timed out, or its publish was still not confirmed after
+  BLOCKDENSITY_PUBLISH_RETRY_FOR seconds of retries (the quorum queue
+  counts these deliveries against its delivery limit);
 - nothing, when the task is cancelled at shutdown before it could finish:
   then it is requeued, never acked.
 
 Dead-lettering is a publish to the dead-letter exchange with the reason in
 headers, followed by the ack: a reject cannot carry headers.
+
+A publish the broker did not confirm is retried (stamina: a growing,
+jittered pause) while the input is held unacked, rather than the input
+requeued at once. A requeue would fit the page again and spend one of its
+deliveries; while the broker nacks every publish (a queue's leader moving
+after a node is lost) it would spin the whole backlog through the input
+queue until the delivery limit dead-lettered pages that had nothing wrong.
+Held pages also fill the prefetch, so the worker takes no new ones
+meanwhile: back-pressure instead of churn.
 
 The handler takes the broker, the delivery and the pool by what it asks of
 them (Outbound, Inbound, Fitter below): worker.amqp.broker and
@@ -22,7 +32,10 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Final, Generic, Protocol, TypeVar
+
+import stamina
 
 from worker.amqp.errors import PublishFailedError
 from worker.config import StageSettings
@@ -39,6 +52,11 @@ log = logging.getLogger(__name__)
 
 # Compressed bodies larger than this are decompressed in a thread.
 _INLINE_DECOMPRESSION: Final = 64 * 1024
+# The pauses between tries of a publish: from the first, doubling to the longest, each
+# with up to _RETRY_JITTER more at random (replicas that failed together spread out).
+_RETRY_FIRST_PAUSE: Final = 0.1
+_RETRY_LONGEST_PAUSE: Final = 5.0
+_RETRY_JITTER: Final = 0.5
 _OUTPUT_TYPES: Final = {Encoding.JSON: "application/json", Encoding.MSGPACK: "application/msgpack"}
 
 
@@ -51,6 +69,11 @@ class Inbound(Protocol):
 
     received: float  # the event loop's time at receipt
     settled: bool
+
+    @property
+    def settleable(self) -> bool:
+        """False once the delivery's channel has closed (the broker has requeued it)."""
+        ...
 
     @property
     def body(self) -> bytes: ...
@@ -149,14 +172,21 @@ class Handler(Generic[InboundT]):
         # near enough.
         html = page.body
         self._metrics.fitted(fitted, len(body) if isinstance(html, str) else len(html))
+        publish = functools.partial(
+            self._broker.publish_output,
+            fitted.output,
+            content_type=_OUTPUT_TYPES[encoding],
+            message_id=clean_message_id(delivery.message_id, page.url, page.fetch_id),
+        )
         try:
-            await self._broker.publish_output(
-                fitted.output,
-                content_type=_OUTPUT_TYPES[encoding],
-                message_id=clean_message_id(delivery.message_id, page.url, page.fetch_id),
-            )
+            await self._confirmed(delivery, publish)
         except PublishFailedError as error:
-            log.warning("%s: output not published, input requeued: %s", page.url, error)
+            log.warning(
+                "%s: output not published (tried for %g s), input requeued: %s",
+                page.url,
+                self._settings.publish_retry_for,
+                error,
+            )
             await self._requeue(delivery)
             return Outcome.PUBLISH_FAILED
 
@@ -222,7 +252,9 @@ class Handler(Generic[InboundT]):
         self, delivery: InboundT, reason: Outcome, error: str, url: str | None = None
     ) -> Outcome:
         try:
-            await self._broker.dead_letter(delivery, reason, error)
+            await self._confirmed(
+                delivery, functools.partial(self._broker.dead_letter, delivery, reason, error)
+            )
         except PublishFailedError as failure:
             log.warning("could not dead-letter (%s: %s): %s; requeued", reason, error, failure)
             await self._requeue(delivery)
@@ -235,6 +267,34 @@ class Handler(Generic[InboundT]):
         )
         await self._ack(delivery)
         return reason
+
+    async def _confirmed(self, delivery: InboundT, publish: Callable[[], Awaitable[None]]) -> None:
+        """Run `publish` until the broker confirms it, trying again for up to
+        BLOCKDENSITY_PUBLISH_RETRY_FOR seconds; its last PublishFailedError after that.
+
+        The tries stop early once the delivery cannot be settled any more (its
+        channel closed): the broker has requeued the page, and an output
+        published now would only be a duplicate of the next delivery's.
+        """
+        retry_for = self._settings.publish_retry_for
+
+        def retried(error: BaseException) -> bool:
+            return isinstance(error, PublishFailedError) and delivery.settleable
+
+        async for attempt in stamina.retry_context(
+            on=retried,
+            # No retries: one attempt (stamina reads a timeout of 0 as a mistake).
+            attempts=None if retry_for else 1,
+            timeout=retry_for or None,
+            wait_initial=_RETRY_FIRST_PAUSE,
+            wait_max=_RETRY_LONGEST_PAUSE,
+            wait_jitter=_RETRY_JITTER,
+            name="publish",
+        ):
+            with attempt:
+                if attempt.num > 1:
+                    self._metrics.publish_retries.inc()
+                await publish()
 
     async def _ack(self, delivery: InboundT) -> bool:
         return self._counted(await delivery.ack())

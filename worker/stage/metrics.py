@@ -144,6 +144,12 @@ class Metrics:
             "Time the broker has blocked this worker's publishes.",
             registry=registry,
         )
+        self.publish_retries = Counter(
+            "blockdensity_publish_retries",
+            "Publishes (outputs and dead letters) tried again after the broker did not confirm"
+            " them, the input held unacked meanwhile (BLOCKDENSITY_PUBLISH_RETRY_FOR).",
+            registry=registry,
+        )
         self.ack_failures = Counter(
             "blockdensity_ack_failures",
             "Acks, rejects and requeues that failed (the channel had closed); "

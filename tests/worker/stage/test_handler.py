@@ -9,6 +9,7 @@ test_lifecycle.py; here each is pinned alone, in milliseconds.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import msgspec
@@ -39,6 +40,7 @@ class FakeDelivery:
     message_id: str | None = "in-1"
     delivery_count: int = 0
     settles_fail: bool = False  # every settle fails (a closed channel)
+    settleable: bool = True  # False: its channel has closed
     received: float = 0.0
     settled: bool = False
     settles: list[str] = field(default_factory=list)
@@ -61,22 +63,30 @@ class FakeDelivery:
 
 @dataclass
 class FakeBroker:
-    """The two confirmed publishes, recorded; each fails when told to."""
+    """The two confirmed publishes, recorded; each fails when told to: every time, or the
+    first `failures` tries of either kind."""
 
     outputs_fail: bool = False
     dead_letters_fail: bool = False
+    failures: int = 0
+    tries: int = 0  # publishes of either kind, confirmed or not
+    on_failure: Callable[[], None] = lambda: None
     outputs: list[tuple[bytes, str, str]] = field(default_factory=list)
     dead_letters: list[tuple[FakeDelivery, str, str]] = field(default_factory=list)
 
     async def publish_output(self, body: bytes, *, content_type: str, message_id: str) -> None:
-        if self.outputs_fail:
-            raise PublishFailedError("no confirm within 10 s")
+        self._try(self.outputs_fail, "no confirm within 10 s")
         self.outputs.append((body, content_type, message_id))
 
     async def dead_letter(self, delivery: FakeDelivery, reason: str, error: str) -> None:
-        if self.dead_letters_fail:
-            raise PublishFailedError("nacked")
+        self._try(self.dead_letters_fail, "nacked")
         self.dead_letters.append((delivery, reason, error))
+
+    def _try(self, fail: bool, error: str) -> None:
+        self.tries += 1
+        if fail or self.tries <= self.failures:
+            self.on_failure()
+            raise PublishFailedError(error)
 
 
 @dataclass
@@ -210,17 +220,72 @@ async def test_a_failed_fit_is_requeued_until_the_last_delivery_then_dead_letter
     assert run.broker.outputs == []
 
 
-async def test_an_output_not_confirmed_requeues_the_input() -> None:
-    run, delivery = _run(broker=FakeBroker(outputs_fail=True)), FakeDelivery()
+def _retries(run: Run) -> float:
+    return run.metrics.value("blockdensity_publish_retries_total")
+
+
+async def test_an_output_not_confirmed_is_tried_again_with_the_input_held() -> None:
+    run = _run(broker=FakeBroker(failures=3), env={"publish_retry_for": "20"})
+    delivery = FakeDelivery()
+    assert await run.handler.handle(delivery) is Outcome.OK
+    assert run.broker.tries == 4
+    assert len(run.broker.outputs) == 1
+    assert run.pool.bodies == [PAGE]  # fitted once: the retries publish the same output
+    assert delivery.settles == ["ack"]
+    assert _retries(run) == 3
+    assert _counted(run, Outcome.PUBLISH_FAILED) == 0
+
+
+async def test_an_output_never_confirmed_requeues_the_input_once_the_retry_time_is_out() -> None:
+    run = _run(broker=FakeBroker(outputs_fail=True), env={"publish_retry_for": "1.5"})
+    delivery = FakeDelivery()
     assert await run.handler.handle(delivery) is Outcome.PUBLISH_FAILED
+    assert run.broker.tries >= 2  # the first pause is at most 0.6 s (0.1 s and the jitter)
+    assert _retries(run) == run.broker.tries - 1
     assert delivery.settles == ["requeue"]
     assert _counted(run, Outcome.PUBLISH_FAILED) == 1
 
 
-async def test_a_dead_letter_not_confirmed_requeues_the_input_rather_than_lose_it() -> None:
-    run = _run(broker=FakeBroker(dead_letters_fail=True))
+async def test_with_no_retry_time_an_output_not_confirmed_requeues_the_input_at_once() -> None:
+    run = _run(broker=FakeBroker(outputs_fail=True), env={"publish_retry_for": "0"})
+    delivery = FakeDelivery()
+    assert await run.handler.handle(delivery) is Outcome.PUBLISH_FAILED
+    assert run.broker.tries == 1
+    assert _retries(run) == 0
+    assert delivery.settles == ["requeue"]
+    assert _counted(run, Outcome.PUBLISH_FAILED) == 1
+
+
+async def test_the_retries_stop_once_the_input_cannot_be_acked() -> None:
+    # The channel closes during the first try: the broker has requeued the page, and
+    # retrying for the default 30 s would only hold a page that is no longer ours.
+    delivery = FakeDelivery(settles_fail=True)
+
+    def close() -> None:
+        delivery.settleable = False
+
+    broker = FakeBroker(outputs_fail=True, on_failure=close)
+    run = _run(broker=broker)
+    assert await asyncio.wait_for(run.handler.handle(delivery), 5) is Outcome.PUBLISH_FAILED
+    assert broker.tries == 1
+    assert delivery.settles == ["requeue"]  # tried, and counted as failed
+    assert run.metrics.value("blockdensity_ack_failures_total") == 1
+
+
+async def test_a_dead_letter_not_confirmed_is_tried_again_then_acked() -> None:
+    run = _run(broker=FakeBroker(failures=2), env={"publish_retry_for": "20"})
+    delivery = FakeDelivery(content_type="text/plain")
+    assert await run.handler.handle(delivery) is Outcome.INVALID
+    assert len(run.broker.dead_letters) == 1
+    assert delivery.settles == ["ack"]
+    assert _retries(run) == 2
+
+
+async def test_a_dead_letter_never_confirmed_requeues_the_input_rather_than_lose_it() -> None:
+    run = _run(broker=FakeBroker(dead_letters_fail=True), env={"publish_retry_for": "1.5"})
     delivery = FakeDelivery(content_type="text/plain")
     assert await run.handler.handle(delivery) is Outcome.PUBLISH_FAILED
+    assert run.broker.dead_letters == []
     assert delivery.settles == ["requeue"]
 
 
