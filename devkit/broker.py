@@ -3,7 +3,8 @@
 Owns reaching it: `ensure_rabbitmq` starts it if it is not answering (on a
 machine without RabbitMQ, running as root with apt-get, it installs Debian's
 rabbitmq-server package first), `rabbitmqctl` runs its control tool, and
-`free_port` / `scratch_topology` give a run ports and queue names of its own.
+`free_port` / `scratch_topology` give a run ports and queue names of its own,
+and `scratch_vhost` a virtual host of its own.
 Development only; the worker itself never starts a broker.
 
     python -m devkit.broker     # start (or install) it, return once it answers
@@ -18,10 +19,21 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.parse
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
+from typing import NamedTuple
 
-__all__ = ["broker_answering", "ensure_rabbitmq", "free_port", "rabbitmqctl", "scratch_topology"]
+__all__ = [
+    "Vhost",
+    "broker_answering",
+    "ensure_rabbitmq",
+    "free_port",
+    "rabbitmqctl",
+    "scratch_topology",
+    "scratch_vhost",
+]
 
 HOST = "127.0.0.1"
 PORT = 5672
@@ -49,6 +61,28 @@ def scratch_topology(prefix: str) -> dict[str, str]:
         "BLOCKDENSITY_DEAD_LETTER_EXCHANGE": f"{names}.dlx",
         "BLOCKDENSITY_DEAD_LETTER_QUEUE": f"{names}.dead",
     }
+
+
+class Vhost(NamedTuple):
+    name: str
+    url: str  # guest's AMQP URL of it
+
+
+@contextlib.contextmanager
+def scratch_vhost(prefix: str) -> Iterator[Vhost]:
+    """A virtual host of its own on the local broker, guest's to use, deleted with
+    whatever is in it afterwards.
+
+    A test that closes connections (`close_all_connections --vhost`) then closes
+    its own only, not those of the tests that run beside it on the same broker.
+    """
+    name = f"{prefix}.{uuid.uuid4().hex[:10]}"
+    rabbitmqctl("add_vhost", name)
+    try:
+        rabbitmqctl("set_permissions", "--vhost", name, "guest", ".*", ".*", ".*")
+        yield Vhost(name, f"amqp://guest:guest@{HOST}:{PORT}/{urllib.parse.quote(name, safe='')}")
+    finally:
+        rabbitmqctl("delete_vhost", name)
 
 
 def broker_answering(host: str = HOST, port: int = PORT, timeout: float = 1.0) -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import gzip
 import threading
 import time
@@ -12,6 +13,7 @@ import pytest
 from aio_pika.exceptions import PublishError
 
 from blockdensity import fit_text
+from devkit.broker import rabbitmqctl, scratch_vhost
 from devkit.client import Client
 from devkit.faults import MARKERS_FIT
 from devkit.messages import Sample, collect, corpus_pages, json_page, msgpack_page, sample_pages
@@ -253,10 +255,84 @@ async def test_crashing_and_hanging_pages_end_dead_after_the_delivery_limit(rabb
             await client.delete_topology(settings)
 
 
+async def test_an_output_returned_unroutable_is_published_again_once_routable(
+    rabbitmq: None,
+) -> None:
+    # The input is held while the publish is retried: when the output queue is bound
+    # again, the same delivery's output goes out, fitted once, never requeued.
+    settings = StageSettings.from_env(worker_env(publish_retry_for="60"))
+    async with Client(settings.amqp_url) as client:
+        try:
+            async with running_app(settings) as app:
+                output = await client.channel.declare_queue(settings.output_queue, passive=True)
+                await output.unbind(settings.output_exchange, settings.output_routing_key)
+                await client.publish(
+                    settings.input_queue,
+                    msgpack_page("https://e.org/", sample_pages()[0].raw),
+                    content_type="application/msgpack",
+                    message_id="held",
+                )
+                metrics = app.metrics
+                await wait_for(lambda: metrics.value("blockdensity_publish_retries_total") >= 2)
+                await output.bind(settings.output_exchange, settings.output_routing_key)
+                (published,) = await collect(client, settings.output_queue, 1)
+                await wait_for(lambda: metrics.value("blockdensity_in_flight") == 0)
+                assert metrics.value("blockdensity_pages_total", {"outcome": "ok"}) == 1
+                failed = metrics.value("blockdensity_pages_total", {"outcome": "publish_failed"})
+                assert failed == 0
+                assert metrics.value("blockdensity_fit_duration_seconds_count") == 1
+            assert published.message_id == clean_message_id("held", "https://e.org/", None)
+            assert await client.is_empty(settings.input_queue)
+            assert await client.is_empty(settings.dead_letter_queue)
+        finally:
+            await client.delete_topology(settings)
+
+
+async def test_a_held_page_is_let_go_when_its_channel_closes(rabbitmq: None) -> None:
+    # The broker requeues what a closed channel held: retrying the old delivery's
+    # publish would only make a duplicate of the next delivery's output. The
+    # connections are closed in a virtual host of the test's own.
+    with scratch_vhost("held") as vhost:
+        settings = StageSettings.from_env(worker_env(amqp_url=vhost.url, publish_retry_for="120"))
+        async with Client(vhost.url) as client:
+            async with running_app(settings) as app:
+                output = await client.channel.declare_queue(settings.output_queue, passive=True)
+                await output.unbind(settings.output_exchange, settings.output_routing_key)
+                await client.publish(
+                    settings.input_queue,
+                    msgpack_page("https://e.org/", sample_pages()[0].raw),
+                    content_type="application/msgpack",
+                    message_id="held",
+                )
+                metrics = app.metrics
+
+                def counted(outcome: str) -> float:
+                    return metrics.value("blockdensity_pages_total", {"outcome": outcome})
+
+                await wait_for(lambda: metrics.value("blockdensity_publish_retries_total") >= 1)
+                await asyncio.to_thread(
+                    rabbitmqctl, "close_all_connections", "--vhost", vhost.name, "test: held page"
+                )
+                # The first delivery is let go well before its 120 s, and the page,
+                # delivered again, is fitted and held again.
+                await wait_for(lambda: counted("publish_failed") == 1, timeout=30)
+                fits = "blockdensity_fit_duration_seconds_count"
+                await wait_for(lambda: metrics.value(fits) == 2, timeout=30)
+                output = await client.channel.declare_queue(settings.output_queue, passive=True)
+                await output.bind(settings.output_exchange, settings.output_routing_key)
+                outputs = await collect(client, settings.output_queue, 2, timeout=10)
+                assert counted("ok") == 1
+            assert [message.message_id for message in outputs] == [
+                clean_message_id("held", "https://e.org/", None)
+            ]
+            assert await client.is_empty(settings.input_queue)
+            assert await client.is_empty(settings.dead_letter_queue)
+
+
 async def test_unroutable_output_fails_the_input_until_the_broker_dead_letters_it(
     rabbitmq: None,
 ) -> None:
-    settings = StageSettings.from_env(worker_env(delivery_limit="1"))
+    settings = StageSettings.from_env(worker_env(delivery_limit="1", publish_retry_for="0.5"))
     async with Client(settings.amqp_url) as client:
         try:
             async with running_app(settings) as app:
