@@ -178,13 +178,15 @@ class Handler(Generic[InboundT]):
             content_type=_OUTPUT_TYPES[encoding],
             message_id=clean_message_id(delivery.message_id, page.url, page.fetch_id),
         )
+        loop = asyncio.get_running_loop()
+        started = loop.time()
         try:
             await self._confirmed(delivery, publish)
         except PublishFailedError as error:
             log.warning(
-                "%s: output not published (tried for %g s), input requeued: %s",
+                "%s: output not published (tried for %.1f s), input requeued: %s",
                 page.url,
-                self._settings.publish_retry_for,
+                loop.time() - started,
                 error,
             )
             await self._requeue(delivery)

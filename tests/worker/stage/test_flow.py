@@ -16,7 +16,17 @@ from blockdensity import fit_text
 from devkit.broker import rabbitmqctl, scratch_vhost
 from devkit.client import Client
 from devkit.faults import MARKERS_FIT
-from devkit.messages import Sample, collect, corpus_pages, json_page, msgpack_page, sample_pages
+from devkit.messages import (
+    Sample,
+    collect,
+    collect_urls,
+    corpus_pages,
+    json_page,
+    msgpack_page,
+    page_url,
+    publish_pages,
+    sample_pages,
+)
 from devkit.workers import http_get, running_app, wait_for, worker_env
 from worker.amqp.topology import HEADER_ERROR, HEADER_QUEUE, HEADER_REASON
 from worker.config import StageSettings
@@ -286,6 +296,48 @@ async def test_an_output_returned_unroutable_is_published_again_once_routable(
             assert await client.is_empty(settings.dead_letter_queue)
         finally:
             await client.delete_topology(settings)
+
+
+async def test_outputs_nacked_for_a_while_spend_no_deliveries(rabbitmq: None) -> None:
+    # As after a cluster lost a node (the node-kill test, once: every output publish
+    # nacked for 9 s): a policy makes the output queue refuse every publish for 4 s.
+    # With a delivery limit of 1, pages requeued on each nack would soon be
+    # dead-lettered; held and retried, every page comes out, fitted once.
+    with scratch_vhost("nacked") as vhost:
+        settings = StageSettings.from_env(
+            worker_env(amqp_url=vhost.url, delivery_limit="1", publish_retry_for="30")
+        )
+
+        def limit_outputs(length: int) -> None:
+            # RabbitMQ 3.10 keeps a quorum queue's limit when its policy is cleared:
+            # the limit is raised instead.
+            rabbitmqctl(
+                "set_policy",
+                "--vhost",
+                vhost.name,
+                "--apply-to",
+                "queues",
+                "outputs",
+                f"^{settings.output_queue}$",
+                f'{{"max-length": {length}, "overflow": "reject-publish"}}',
+            )
+
+        async with Client(vhost.url) as client:
+            async with running_app(settings) as app:
+                await asyncio.to_thread(limit_outputs, 0)
+                urls = await publish_pages(client, settings, corpus_pages(20))
+                metrics = app.metrics
+                await wait_for(lambda: metrics.value("blockdensity_publish_retries_total") >= 4)
+                await asyncio.sleep(4)
+                await asyncio.to_thread(limit_outputs, 1_000_000)
+                outputs = await collect_urls(client, settings.output_queue, urls)
+                await wait_for(lambda: metrics.value("blockdensity_in_flight") == 0)
+                failed = metrics.value("blockdensity_pages_total", {"outcome": "publish_failed"})
+                assert failed == 0
+                assert metrics.value("blockdensity_fit_duration_seconds_count") == len(urls)
+            assert sorted(page_url(message) for message in outputs) == sorted(urls)
+            assert await client.is_empty(settings.dead_letter_queue)
+            assert await client.is_empty(settings.input_queue)
 
 
 async def test_a_held_page_is_let_go_when_its_channel_closes(rabbitmq: None) -> None:
