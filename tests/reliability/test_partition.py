@@ -20,7 +20,8 @@ a loaded machine). The cut lasts 20 s here; `python -m bench.partition`
 runs the issue's 60 s, and with the default ticktime. (With a 60 s cut in the
 suite, one run of two put out 5 duplicates against the prefetch of 4: the
 worker's output publishes were nacked or unconfirmed for the whole cut, each
-page requeued and fitted again: a finding for issue 25, not yet fixed.)
+page requeued and fitted again. Such a page is now held while its publish is
+retried, BLOCKDENSITY_PUBLISH_RETRY_FOR: RELIABILITY.md, bug 9.)
 """
 
 from __future__ import annotations
