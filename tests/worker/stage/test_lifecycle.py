@@ -17,7 +17,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from devkit.broker import rabbitmqctl
+from devkit.broker import Vhost, rabbitmqctl, scratch_vhost
 from devkit.client import Client, Received
 from devkit.faults import MARKERS_FIT
 from devkit.messages import (
@@ -204,7 +204,16 @@ async def test_reconnects_after_the_broker_closes_every_connection(
     worker_processes: list[WorkerProcess],
     tmp_path: Path,
 ) -> None:
-    env = worker_env(fit_function=MARKERS_FIT)
+    # In a virtual host of the test's own: the connections of the tests running
+    # beside it on the shared broker stay open.
+    with scratch_vhost("reconnects") as vhost:
+        await _reconnects_after_every_connection_closes(vhost, worker_processes, tmp_path)
+
+
+async def _reconnects_after_every_connection_closes(
+    vhost: Vhost, worker_processes: list[WorkerProcess], tmp_path: Path
+) -> None:
+    env = worker_env(fit_function=MARKERS_FIT, amqp_url=vhost.url)
     settings = StageSettings.from_env(env)
     async with Client(settings.amqp_url) as client:
         try:
@@ -215,7 +224,7 @@ async def test_reconnects_after_the_broker_closes_every_connection(
             outputs = await collect(client, settings.output_queue, 5)
 
             await asyncio.to_thread(
-                rabbitmqctl, "close_all_connections", "test: closing every connection"
+                rabbitmqctl, "close_all_connections", "--vhost", vhost.name, "test: closing all"
             )
             missing = sorted(set(urls) - set(_urls(outputs)))
             outputs += await collect_urls(client, settings.output_queue, missing)
