@@ -540,7 +540,8 @@ SETTINGS: Final[tuple[Setting, ...]] = (
         _seconds(0, 3600),
         "30",
         "A publish the broker did not confirm (nacked, returned, timed out, lost) is tried "
-        "again, the pause growing from 0.1 s to 5 s, for up to this long while the input is "
+        "again, at once and then after a pause growing from 0.1 s to 5 s, for up to this long "
+        "while the input is "
         "held unacked; then the input is requeued. 0 requeues at once.",
     ),
     Setting(

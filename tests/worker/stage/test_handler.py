@@ -257,19 +257,39 @@ async def test_with_no_retry_time_an_output_not_confirmed_requeues_the_input_at_
 
 
 async def test_the_retries_stop_once_the_input_cannot_be_acked() -> None:
-    # The channel closes during the first try: the broker has requeued the page, and
-    # retrying for the default 30 s would only hold a page that is no longer ours.
+    # The channel closes during the first try: the broker has requeued the page. The
+    # next try would be confirmed (as after a reconnection), but its output would be a
+    # duplicate of the next delivery's, so it is not made.
     delivery = FakeDelivery(settles_fail=True)
 
     def close() -> None:
         delivery.settleable = False
 
-    broker = FakeBroker(outputs_fail=True, on_failure=close)
+    broker = FakeBroker(failures=1, on_failure=close)
     run = _run(broker=broker)
     assert await asyncio.wait_for(run.handler.handle(delivery), 5) is Outcome.PUBLISH_FAILED
     assert broker.tries == 1
+    assert broker.outputs == []
     assert delivery.settles == ["requeue"]  # tried, and counted as failed
     assert run.metrics.value("blockdensity_ack_failures_total") == 1
+
+
+async def test_a_channel_that_closes_between_two_retries_ends_them() -> None:
+    # The first try and the retry at once fail; during the pause that follows (0.1 s
+    # at least) the channel closes; the third try, which would be confirmed, is not made.
+    delivery = FakeDelivery(settles_fail=True)
+
+    def close_soon() -> None:
+        if broker.tries == 2:
+            asyncio.get_running_loop().call_later(0.05, setattr, delivery, "settleable", False)
+
+    broker = FakeBroker(failures=2, on_failure=close_soon)
+    run = _run(broker=broker)
+    assert await asyncio.wait_for(run.handler.handle(delivery), 5) is Outcome.PUBLISH_FAILED
+    assert broker.tries == 2
+    assert broker.outputs == []
+    assert _retries(run) == 1
+    assert delivery.settles == ["requeue"]
 
 
 async def test_a_dead_letter_not_confirmed_is_tried_again_then_acked() -> None:
