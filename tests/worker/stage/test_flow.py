@@ -10,6 +10,7 @@ import zlib
 
 import msgspec
 import pytest
+from aio_pika.abc import AbstractQueue
 from aio_pika.exceptions import PublishError
 
 from blockdensity import fit_text
@@ -265,6 +266,22 @@ async def test_crashing_and_hanging_pages_end_dead_after_the_delivery_limit(rabb
             await client.delete_topology(settings)
 
 
+async def _unbind_output_and_publish(
+    client: Client, settings: StageSettings, message_id: str
+) -> AbstractQueue:
+    """Unbind the output queue (every output publish is then returned unroutable),
+    then publish one page, https://e.org/; the output queue, to bind again."""
+    output = await client.channel.declare_queue(settings.output_queue, passive=True)
+    await output.unbind(settings.output_exchange, settings.output_routing_key)
+    await client.publish(
+        settings.input_queue,
+        msgpack_page("https://e.org/", sample_pages()[0].raw),
+        content_type="application/msgpack",
+        message_id=message_id,
+    )
+    return output
+
+
 async def test_an_output_returned_unroutable_is_published_again_once_routable(
     rabbitmq: None,
 ) -> None:
@@ -274,14 +291,7 @@ async def test_an_output_returned_unroutable_is_published_again_once_routable(
     async with Client(settings.amqp_url) as client:
         try:
             async with running_app(settings) as app:
-                output = await client.channel.declare_queue(settings.output_queue, passive=True)
-                await output.unbind(settings.output_exchange, settings.output_routing_key)
-                await client.publish(
-                    settings.input_queue,
-                    msgpack_page("https://e.org/", sample_pages()[0].raw),
-                    content_type="application/msgpack",
-                    message_id="held",
-                )
+                output = await _unbind_output_and_publish(client, settings, "held")
                 metrics = app.metrics
                 await wait_for(lambda: metrics.value("blockdensity_publish_retries_total") >= 2)
                 await output.bind(settings.output_exchange, settings.output_routing_key)
@@ -348,14 +358,7 @@ async def test_a_held_page_is_let_go_when_its_channel_closes(rabbitmq: None) -> 
         settings = StageSettings.from_env(worker_env(amqp_url=vhost.url, publish_retry_for="120"))
         async with Client(vhost.url) as client:
             async with running_app(settings) as app:
-                output = await client.channel.declare_queue(settings.output_queue, passive=True)
-                await output.unbind(settings.output_exchange, settings.output_routing_key)
-                await client.publish(
-                    settings.input_queue,
-                    msgpack_page("https://e.org/", sample_pages()[0].raw),
-                    content_type="application/msgpack",
-                    message_id="held",
-                )
+                await _unbind_output_and_publish(client, settings, "held")
                 metrics = app.metrics
 
                 def counted(outcome: str) -> float:
@@ -365,8 +368,10 @@ async def test_a_held_page_is_let_go_when_its_channel_closes(rabbitmq: None) -> 
                 await asyncio.to_thread(
                     rabbitmqctl, "close_all_connections", "--vhost", vhost.name, "test: held page"
                 )
-                # The first delivery is let go well before its 120 s, and the page,
-                # delivered again, is fitted and held again.
+                # The first delivery is let go well before its 120 s, although its
+                # next try would now be confirmed (the worker's reconnection binds
+                # the output queue again, as its topology says), and the page is
+                # delivered and fitted again.
                 await wait_for(lambda: counted("publish_failed") == 1, timeout=30)
                 fits = "blockdensity_fit_duration_seconds_count"
                 await wait_for(lambda: metrics.value(fits) == 2, timeout=30)
@@ -388,15 +393,7 @@ async def test_unroutable_output_fails_the_input_until_the_broker_dead_letters_i
     async with Client(settings.amqp_url) as client:
         try:
             async with running_app(settings) as app:
-                # Nobody is bound to the output key any more: every publish is returned.
-                output = await client.channel.declare_queue(settings.output_queue, passive=True)
-                await output.unbind(settings.output_exchange, settings.output_routing_key)
-                await client.publish(
-                    settings.input_queue,
-                    msgpack_page("https://e.org/", sample_pages()[0].raw),
-                    content_type="application/msgpack",
-                    message_id="unroutable",
-                )
+                await _unbind_output_and_publish(client, settings, "unroutable")
                 dead = await collect(client, settings.dead_letter_queue, 1)
                 metrics = app.metrics
                 await wait_for(lambda: metrics.value("blockdensity_in_flight") == 0)
