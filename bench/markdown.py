@@ -31,6 +31,12 @@ up wrongly and the prose between them counts as code, which no extractor's
 fenced code holds. The code tokens are also scored without such pages
 (`stray_fences`), beside the figure over every page.
 
+Some truths write a page's data table as lines of text (a row's cells
+joined by spaces) or leave it out, where an extractor writes a pipe table:
+every cell of it then counts against precision. The table cells are also
+scored on the pages whose truth holds a pipe table (`holds_table`), the same
+pages for every extractor.
+
 Cost: each page's fit (CPU time, best of --rounds passes), then the first
 read of its Fit.markdown (the Markdown rendered), summed over the pages.
 
@@ -187,6 +193,11 @@ def stray_fences(markdown: str) -> bool:
     return False
 
 
+def holds_table(markdown: str) -> bool:
+    """Whether `markdown` holds a pipe table's cell (as `elements` reads them)."""
+    return bool(elements(markdown)["table cells"])
+
+
 def _ratio(part: int, whole: int) -> float:
     return part / whole if whole else 0.0
 
@@ -252,19 +263,24 @@ def main() -> None:
     pages = [page for page in load_pages(args.data, PAGE_TYPE_SETS) if page.truth_markdown]
     conf = dataclasses.replace(DEFAULT_CONF, markdown_links=args.links)
     fit_time, markdown_time, outputs = fit_costs(pages, args.rounds, conf)
-    ours, ours_clean = Tally(), Tally()
+    ours, ours_clean, ours_tabled = Tally(), Tally(), Tally()
     stray = [stray_fences(page.truth_markdown or "") for page in pages]
-    for page, (markdown, text), flawed in zip(pages, outputs, stray, strict=True):
+    tabled = [holds_table(page.truth_markdown or "") for page in pages]
+    for page, (markdown, text), flawed, table in zip(pages, outputs, stray, tabled, strict=True):
         ours.add(markdown, page.truth_markdown or "", text)
         if not flawed:
             ours_clean.add(markdown, page.truth_markdown or "", text)
-    peer, peer_clean = Tally(), Tally()
+        if table:
+            ours_tabled.add(markdown, page.truth_markdown or "")
+    peer, peer_clean, peer_tabled = Tally(), Tally(), Tally()
     if not args.no_peer:
         peers = trafilatura_markdown(pages)
-        for page, markdown, flawed in zip(pages, peers, stray, strict=True):
+        for page, markdown, flawed, table in zip(pages, peers, stray, tabled, strict=True):
             peer.add(markdown, page.truth_markdown or "")
             if not flawed:
                 peer_clean.add(markdown, page.truth_markdown or "")
+            if table:
+                peer_tabled.add(markdown, page.truth_markdown or "")
     print(f"WCXB dev: {len(pages)} pages with a Markdown truth")
     print("the fit's Markdown with its links (--links)" if args.links else "default settings")
     shares = linked_shares(page.truth_markdown or "" for page in pages)
@@ -296,6 +312,13 @@ def main() -> None:
         f" line ({', '.join(strays)}): truth {ours_clean.truth['code tokens']},"
         f" fit P / R {ours_clean.row('code tokens')[0]:.3f} /"
         f" {ours_clean.row('code tokens')[1]:.3f}, trafilatura R {peer_recall}"
+    )
+    cells = "table cells"
+    peer_cells = "-" if args.no_peer else "{:.3f} / {:.3f}".format(*peer_tabled.row(cells))
+    print(
+        f"table cells on the {sum(tabled)} pages whose truth holds a pipe table: truth"
+        f" {ours_tabled.truth[cells]}, fit P / R {ours_tabled.row(cells)[0]:.3f} /"
+        f" {ours_tabled.row(cells)[1]:.3f}, trafilatura P / R {peer_cells}"
     )
     print()
     print(

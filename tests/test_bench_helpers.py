@@ -15,7 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bench.block_model import fit_logistic, out_of_fold
-from bench.markdown import elements, linked_shares, stray_fences
+from bench.markdown import elements, holds_table, linked_shares, stray_fences
 from bench.speed import html_bytes, size_quartiles, spread_sample
 
 
@@ -81,6 +81,13 @@ def test_a_fence_inside_a_line_is_stray_and_fences_where_commonmark_opens_them_a
     )
     assert not stray_fences(well_formed)
     assert not stray_fences("Text with `inline` code and no fence.\n")
+
+
+def test_a_truth_holds_a_table_only_with_a_pipe_table_s_cells() -> None:
+    assert holds_table("Text\n\n| a | b |\n| --- | --- |\n| 1 | 2 |\n")
+    assert not holds_table("Top Speed 19.8 mph 17.4 mph\nRange 18.7 mi 11.4 mi\n")
+    assert not holds_table("| --- | --- |\n")  # a delimiter row alone holds no cell
+    assert not holds_table("```\n| a | b |\n```\n")  # a table inside code is code
 
 
 def test_the_block_model_separates_what_its_figures_separate() -> None:
