@@ -541,8 +541,7 @@ SETTINGS: Final[tuple[Setting, ...]] = (
         "30",
         "A publish the broker did not confirm (nacked, returned, timed out, lost) is tried "
         "again, at once and then after a pause growing from 0.1 s to 5 s, for up to this long "
-        "while the input is "
-        "held unacked; then the input is requeued. 0 requeues at once.",
+        "while the input is held unacked; then the input is requeued. 0 requeues at once.",
     ),
     Setting(
         "max_body_bytes",
