@@ -23,14 +23,16 @@ __all__ = [
     "DEFAULT_BOUNDARIES",
     "DEFAULT_DROP_ELEMENTS",
     "HEADINGS",
+    "HEADING_LEVELS",
     "INLINE",
     "REMOVED",
     "SEED_BOUNDARIES",
     "VOID",
 ]
 
-# The heading elements, h1 to h6.
-HEADINGS: Final = frozenset(f"h{level}" for level in range(1, 7))
+# The heading elements, h1 to h6, and each one's level.
+HEADING_LEVELS: Final = {f"h{level}": level for level in range(1, 7)}
+HEADINGS: Final = frozenset(HEADING_LEVELS)
 
 # docs/spec.md section 2: inline elements never split a block and never split a word.
 INLINE: Final = frozenset(

@@ -46,7 +46,6 @@ from blockdensity.segment import (
 
 __all__ = ["gather"]
 
-_HEADINGS: Final = HEADINGS  # h1-h6, as this module's own constant
 # A price: a currency sign and an amount, or an amount and a sign or a code. Written as
 # one character class (a sign or a digit) and then the branch that character opens
 # (told by looking behind at it), not as the two branches side by side
@@ -217,7 +216,7 @@ class _Shape:
         if 2 * linked > count:
             self.linked_titles += count <= _TITLE_WORDS[1]
             self.linked_medium += _MEDIUM_WORDS[0] <= count <= _MEDIUM_WORDS[1]
-        if count >= _PROSE_WORDS and 5 * linked < count and element not in _HEADINGS:
+        if count >= _PROSE_WORDS and 5 * linked < count and element not in HEADINGS:
             self.run += count
             self.prose_run = max(self.prose_run, self.run)
         else:
@@ -249,7 +248,7 @@ def _shape(page: Page, measures: Measures) -> _Shape:
             shape.table_words += count
         elif element == "pre":
             shape.code_words += count
-        elif element in _HEADINGS:
+        elif element in HEADINGS:
             shape.heading_blocks += 1
             if 2 * linked > count:
                 shape.linked_headings += 1

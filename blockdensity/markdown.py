@@ -38,7 +38,7 @@ from typing import Final
 
 from blockdensity import _text
 from blockdensity.decide.tables import is_data_shape
-from blockdensity.elements import HEADINGS
+from blockdensity.elements import HEADING_LEVELS, HEADINGS
 from blockdensity.mdimages import Image, Images
 from blockdensity.mdlinks import Links
 from blockdensity.pagetype import PageType
@@ -56,12 +56,11 @@ from blockdensity.structure import Structure
 
 __all__ = ["escape_cell", "escape_heading", "escape_line", "render_markdown"]
 
-_HEADINGS: Final = HEADINGS  # h1-h6, as this module's own constant
 _CELLS: Final = frozenset({"td", "th"})
 # The containers a block's lines are prefixed for.
 _CONTAINERS: Final = frozenset({"li", "blockquote"})
 # What makes a table a layout table even when it has the shape of a data one.
-_NOT_IN_CELLS: Final = _HEADINGS | {"pre", "blockquote"}
+_NOT_IN_CELLS: Final = HEADINGS | {"pre", "blockquote"}
 
 # Inline: what opens code spans, emphasis, links, raw HTML and autolinks,
 # strikethrough and entity references, and the escape itself. An underscore
@@ -157,13 +156,12 @@ class _Context:
 
 
 _OUTSIDE: Final = _Context((), 0, -1, -1)
-_LEVELS: Final = {f"h{level}": level for level in range(1, 7)}
 # The level inside a <summary>: a disclosure widget's label (an FAQ's question, a
 # collapsed section's name), a line of its own even when the page puts it in a
 # heading. WCXB's Markdown writes it so: on its dev pages 5 of the 215 headings in a
 # <summary> the fit rendered as headings were headings there (8 of the 9 sites none).
 _LABEL: Final = -1
-_CONTEXT_TAGS: Final = _CONTAINERS | _CELLS | _HEADINGS | {"pre", "summary"}
+_CONTEXT_TAGS: Final = _CONTAINERS | _CELLS | HEADINGS | {"pre", "summary"}
 
 
 class _Unit:
@@ -267,7 +265,7 @@ class _Renderer:
                 if tag == "summary":
                     level = _LABEL
                 elif level != _LABEL:
-                    level = _LEVELS.get(tag, level)
+                    level = HEADING_LEVELS.get(tag, level)
                 outer = _Context(
                     (*outer.chain, inner)
                     if tag in _CONTAINERS and inner not in flat
@@ -377,7 +375,7 @@ class _Renderer:
         columns, which WCXB's Markdown writes as the table's header cell) or in a row of
         one cell (a group's label over the rows below it, "Vegetables" in a shopping
         list, which the truth writes as a row's first cell)."""
-        if self.tags[entry] not in _HEADINGS:
+        if self.tags[entry] not in HEADINGS:
             return False
         structure = self.structure
         containers, places = structure.places()
@@ -719,7 +717,7 @@ def _item_names(units: list[_Unit], tables: dict[int, _Table]) -> None:
 
 
 # What makes a list item a card (see _card_items).
-_GRID: Final = _HEADINGS | {"div"}
+_GRID: Final = HEADINGS | {"div"}
 # A bullet, begun as _linked_lines escapes it.
 _ESCAPED_BULLET: Final = re.compile(f"(?:\\\\[*-]|[{_BULLETS}]) (?=\\S)")
 
@@ -742,7 +740,7 @@ def _linked_paragraphs(index: int, chain: tuple[int, ...], lines: list[str]) -> 
 
 
 # What a blockquote that is a box holds (see _boxes).
-_STRUCTURED: Final = _HEADINGS | {"li", "table", "pre"}
+_STRUCTURED: Final = HEADINGS | {"li", "table", "pre"}
 
 
 def _boxes(tags: list[str], parents: list[int]) -> set[int]:

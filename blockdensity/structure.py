@@ -28,11 +28,11 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Final
 
+from blockdensity.elements import HEADING_LEVELS
 from blockdensity.segment import Page
 
 __all__ = ["Cell", "ListItem", "Repeat", "Structure", "TableShape", "cell_blocks", "item_blocks"]
 
-_HEADINGS: Final = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 _LISTS: Final = frozenset({"ul", "ol", "menu"})
 _CELLS: Final = frozenset({"td", "th"})
 _ITEMS: Final = frozenset({"li"})
@@ -201,8 +201,8 @@ class Structure:
 
     def heading_level(self, block: int) -> int | None:
         """1 to 6 for a block in <h1> to <h6>; None for one in no heading."""
-        heading = self.nearest(self.block_entries[block], _HEADINGS)
-        return _HEADINGS[self.tags[heading]] if heading >= 0 else None
+        heading = self.nearest(self.block_entries[block], HEADING_LEVELS)
+        return HEADING_LEVELS[self.tags[heading]] if heading >= 0 else None
 
     def quote_depth(self, block: int) -> int:
         """The <blockquote> elements around the block (0: none)."""

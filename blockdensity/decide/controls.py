@@ -22,15 +22,12 @@ container, so that a card's button does not make its grid no grid.
 
 from __future__ import annotations
 
-from typing import Final
-
 from blockdensity.decide.board import Board
 from blockdensity.decide.outcome import KEPT_OUTCOMES, Outcome
 from blockdensity.elements import HEADINGS
 
 __all__ = ["Lifted", "apply", "lift"]
 
-_HEADINGS: Final = HEADINGS  # h1-h6, as this module's own constant
 
 # The blocks' scopes and the scopes' parents without the controls' scopes, and
 # per block whether it sits in a control.
@@ -70,5 +67,5 @@ def apply(board: Board, outcomes: list[Outcome]) -> None:
         return
     elements = board.elements
     for index, inside in enumerate(controls):
-        if inside and outcomes[index] in KEPT_OUTCOMES and elements[index] not in _HEADINGS:
+        if inside and outcomes[index] in KEPT_OUTCOMES and elements[index] not in HEADINGS:
             outcomes[index] = Outcome.CONTROL

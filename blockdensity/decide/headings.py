@@ -31,11 +31,11 @@ from typing import Final
 from blockdensity.decide.board import Board
 from blockdensity.decide.outcome import KEPT_OUTCOMES, Outcome
 from blockdensity.decide.tree import LINK_DENSE_LEAF
+from blockdensity.elements import HEADING_LEVELS
 
 __all__ = ["apply"]
 
-# Each heading's rank; the rule keeps h2 to h6.
-_RANKS: Final = {f"h{level}": level for level in range(1, 7)}
+# The rule keeps h2 to h6 (elements.HEADING_LEVELS ranks them).
 _FIRST_KEPT: Final = 2
 # Below every heading: a block that is no heading.
 _UNRANKED: Final = 7
@@ -53,7 +53,7 @@ def apply(board: Board, outcomes: list[Outcome]) -> None:
             continue
         outcome = outcomes[index]
         kept = outcome in KEPT_OUTCOMES
-        rank = _RANKS.get(elements[index], _UNRANKED)
+        rank = HEADING_LEVELS.get(elements[index], _UNRANKED)
         if (
             next_kept
             and _FIRST_KEPT <= rank < next_rank

@@ -25,7 +25,6 @@ __all__ = ["CARD_LINE_WORDS", "apply"]
 
 # A line of a card is at most this long: a teaser, not an article's paragraph.
 CARD_LINE_WORDS: Final = 60
-_HEADINGS: Final = HEADINGS  # h1-h6, as this module's own constant
 
 
 def apply(board: Board, outcomes: list[Outcome]) -> None:
@@ -36,7 +35,7 @@ def apply(board: Board, outcomes: list[Outcome]) -> None:
     for index in range(first, last + 1):
         scope = board.scopes[index]
         inside = scope < 0 or labels[scope] in CONTAINER_SCOPES
-        if inside and elements[index] in _HEADINGS:
+        if inside and elements[index] in HEADINGS:
             if outcomes[index] not in KEPT_OUTCOMES:
                 outcomes[index] = Outcome.CARD
             in_card = True

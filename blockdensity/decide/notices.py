@@ -38,7 +38,6 @@ NOTICE: Final = re.compile(r"©|\ball rights reserved\b|\A\W*copyright\b", re.IG
 # gains 0.0017, 0.0020, 0.0020, 0.0020 and 0.0023, and from 20 words scrapinghub loses
 # (an agency's line, which its truth keeps, is 16 words long).
 NOTICE_WORDS: Final = 15
-_HEADINGS: Final = HEADINGS  # h1-h6, as this module's own constant
 
 
 def apply(board: Board, outcomes: list[Outcome]) -> None:
@@ -51,7 +50,7 @@ def apply(board: Board, outcomes: list[Outcome]) -> None:
         for index, outcome in enumerate(outcomes)
         if outcome in KEPT_OUTCOMES
         and 0 < words[index] <= NOTICE_WORDS
-        and elements[index] not in _HEADINGS
+        and elements[index] not in HEADINGS
     ]
     if not candidates:
         return

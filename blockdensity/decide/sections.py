@@ -33,6 +33,7 @@ from typing import Final
 
 from blockdensity.decide.board import Board
 from blockdensity.decide.outcome import KEPT_OUTCOMES, Outcome
+from blockdensity.elements import HEADING_LEVELS
 
 __all__ = ["RELATED_HEADING", "REVIEW_HEADING", "SECTION_WORDS", "apply_related", "apply_reviews"]
 
@@ -62,7 +63,6 @@ RELATED_HEADING: Final = re.compile(
 # reviews, held apart from their summary; 400 runs past a shop's review widget into the
 # description after it; 200 to 300 give the same figures).
 SECTION_WORDS: Final = 250
-_HEADINGS: Final = {f"h{level}": level for level in range(1, 7)}
 _TRIM: Final = " :.!?\u2026"  # around a heading's words: "Reviews:", "You may also like…"
 
 
@@ -81,7 +81,7 @@ def _drop_sections(
     board: Board, outcomes: list[Outcome], heading: re.Pattern[str], outcome: Outcome
 ) -> None:
     words, elements = board.words, board.elements
-    if not any(element in _HEADINGS for element in elements):
+    if not any(element in HEADING_LEVELS for element in elements):
         return
     texts = board.page.block_texts()
     rank = 0  # the open section's heading level (0: none open)
@@ -89,7 +89,7 @@ def _drop_sections(
     for index, element in enumerate(elements):
         if rank and index >= end:
             rank = 0  # the section's element ends: what follows is the page's again
-        level = _HEADINGS.get(element, 0)
+        level = HEADING_LEVELS.get(element, 0)
         if level and words[index]:
             if heading.fullmatch(" ".join(texts[index].split()).strip(_TRIM)):
                 # A section opens; one of a higher rank inside it widens it.
