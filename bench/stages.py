@@ -57,7 +57,7 @@ from blockdensity.fit import NO_LANGUAGE, record
 from blockdensity.language import detect_language
 from blockdensity.measure import measure
 from blockdensity.metadata import read_declared
-from blockdensity.pagetype import PageType, classify
+from blockdensity.pagetype import PageType, ranked
 from blockdensity.parse import parse
 from blockdensity.read import Read, needs_rereading, reread
 from blockdensity.render import render
@@ -115,13 +115,20 @@ def staged_fit(
         parsed.document, page.declarations, url, page.declared_ids, page.microdata
     )
     marks.append(clock())
-    kind = (
-        classify(gather(page, measures, metadata, declared, source.markup, url))
+    call = (
+        ranked(gather(page, measures, metadata, declared, source.markup, url))
         if conf.profile is Profile.ARTICLE
         else None
     )
+    kind = call[:2] if call is not None else None
     marks.append(clock())
-    verdict = decide(page, measures, conf, *(kind or (PageType.ARTICLE, 0.0)))
+    verdict = decide(
+        page,
+        measures,
+        conf,
+        *(kind or (PageType.ARTICLE, 0.0)),
+        runner_up=call[2] if call is not None else None,
+    )
     marks.append(clock())
     rendered = render(page, verdict, conf.comments)
     marks.append(clock())

@@ -21,7 +21,13 @@ from typing import TextIO
 
 from blockdensity.conf import DEFAULT_CONF, Comments, Profile
 from blockdensity.confidence import figures_of, terms
-from blockdensity.decide.kinds import SCANT_WORDS, TYPE_CONFIDENCE, judged_kind
+from blockdensity.decide.kinds import (
+    LISTING_DOUBT,
+    LISTING_GAIN,
+    SCANT_WORDS,
+    TYPE_CONFIDENCE,
+    judged_kind,
+)
 from blockdensity.fit import fit_text
 from blockdensity.highlight import highlight
 from blockdensity.pagetype import PageType
@@ -217,7 +223,13 @@ def _page_type_line(fit: Fit) -> str:
         ran = f"the rules for {kind.value} pages ran"
     else:
         ran = f"under {TYPE_CONFIDENCE}: judged as an article"
-    if fit.rules_kind not in (None, judged):
+    if kind is PageType.ARTICLE and fit.rules_kind is PageType.LISTING:
+        # Only the listing look (decide.kinds.listing_look) reads an article as a listing.
+        ran += (
+            f"; under {LISTING_DOUBT}, a listing next likeliest: the rules for listing pages"
+            f" kept {LISTING_GAIN} times the words or more, and ran"
+        )
+    elif fit.rules_kind not in (None, judged):
         # A second look (decide.kinds.second_looks) took another kind's verdict.
         ran += (
             f"; under {SCANT_WORDS} words kept as such, the rules for"

@@ -243,30 +243,30 @@ def confidence(figures: Figures) -> float:
 
 # BEGIN WEIGHTS (written by bench/confidence_train.py; edit there, not here)
 WEIGHTS: Final[tuple[float, ...]] = (
-    1.2198,  # bias
-    1.4565,  # kept_words
-    -0.1832,  # kept_blocks
-    -2.2517,  # pieces
-    2.5947,  # words_per_block
-    -1.0176,  # length
-    -0.1854,  # kept_link_density
-    0.3289,  # dropped_link_density
-    -0.3311,  # rejected
-    0.0778,  # dropped
-    -0.2474,  # rule_dropped
-    -1.4616,  # rule_kept
-    -0.0878,  # article
-    -1.5696,  # fallback_single_block
-    -0.3124,  # fallback_nothing_kept
-    0.6839,  # fallback_no_text
-    -0.7282,  # fallback_noscript
-    -0.9866,  # fallback_deferred_content
-    -0.1933,  # type_forum
-    -0.8127,  # type_product
-    -0.5052,  # type_collection
-    -0.3558,  # type_listing
-    -0.0976,  # type_documentation
-    -0.2581,  # type_service
-    0.7585,  # type_confidence
+    1.2695,  # bias
+    1.2982,  # kept_words
+    -0.1156,  # kept_blocks
+    -2.2062,  # pieces
+    2.6911,  # words_per_block
+    -0.9810,  # length
+    -0.1239,  # kept_link_density
+    0.3558,  # dropped_link_density
+    -0.3253,  # rejected
+    0.0568,  # dropped
+    -0.2612,  # rule_dropped
+    -1.4447,  # rule_kept
+    -0.1034,  # article
+    -1.5862,  # fallback_single_block
+    -0.3062,  # fallback_nothing_kept
+    0.6454,  # fallback_no_text
+    -0.6942,  # fallback_noscript
+    -1.0074,  # fallback_deferred_content
+    -0.2291,  # type_forum
+    -0.8483,  # type_product
+    -0.5569,  # type_collection
+    -0.4150,  # type_listing
+    -0.1157,  # type_documentation
+    -0.2817,  # type_service
+    0.7257,  # type_confidence
 )
 # END WEIGHTS

@@ -35,7 +35,7 @@ from blockdensity.mdimages import Images, image_targets
 from blockdensity.mdlinks import Links, link_targets, traced_walk
 from blockdensity.measure import Measures, measure
 from blockdensity.metadata import Declared, read_declared
-from blockdensity.pagetype import PageType, classify
+from blockdensity.pagetype import PageType, ranked
 from blockdensity.parse import Parsed, Reading, parse
 from blockdensity.read import Read, needs_rereading, reread
 from blockdensity.render import Rendered, block_lines, render
@@ -62,7 +62,8 @@ def fit_text(
     map of a site), chooses the rules by kind of page (blockdensity.decide.kinds)
     with confidence 1; otherwise the fit classifies the page (blockdensity.pagetype)
     and the rules follow its kind when it is sure enough, and read the page again
-    as another kind where they keep next to nothing (decide.kinds.second_looks;
+    as another kind where they keep next to nothing, or where it is an uncertain
+    article that a listing's rules read as a far longer text (decide.kinds;
     Fit.rules_kind says whose rules ran). The published profile,
     which runs no such rules, does not classify (Fit.page_type None unless given).
     Never raises for any input: a page the fit cannot judge comes back
@@ -71,13 +72,25 @@ def fit_text(
     conf = conf or DEFAULT_CONF
     source, parsed, page, measures, metadata, declared = read_page(html, conf, charset, url)
     kind: tuple[PageType, float] | None = None
+    runner_up: PageType | None = None
     if page_type is not None:
         kind = (page_type, 1.0)
     elif conf.profile is Profile.ARTICLE:
         # The classifier costs a fifth of a fit: not paid where no rule reads its answer.
-        kind = classify(gather(page, measures, metadata, declared, source.markup, url))
+        first, sure, runner_up = ranked(
+            gather(page, measures, metadata, declared, source.markup, url)
+        )
+        kind = (first, sure)
     kind_type, kind_confidence = kind or _UNKNOWN
-    verdict = decide(page, measures, conf, kind_type, kind_confidence, classified=page_type is None)
+    verdict = decide(
+        page,
+        measures,
+        conf,
+        kind_type,
+        kind_confidence,
+        classified=page_type is None,
+        runner_up=runner_up,
+    )
     rendered = render(page, verdict, conf.comments)
     language = detect_language(rendered.text) if conf.detect_language else NO_LANGUAGE
     if not conf.read_metadata:

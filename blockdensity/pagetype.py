@@ -48,6 +48,7 @@ __all__ = [
     "features",
     "phrase",
     "probabilities",
+    "ranked",
 ]
 
 
@@ -417,9 +418,16 @@ def probabilities(evidence: Evidence) -> dict[PageType, float]:
 
 def classify(evidence: Evidence) -> tuple[PageType, float]:
     """The most probable kind of page and its probability."""
+    kind, confidence, _ = ranked(evidence)
+    return kind, confidence
+
+
+def ranked(evidence: Evidence) -> tuple[PageType, float, PageType]:
+    """The most probable kind of page, its probability, and the next most probable kind
+    (where the first is uncertain, decide.kinds reads the page as the second too)."""
     odds = probabilities(evidence)
-    kind = max(odds, key=odds.__getitem__)
-    return kind, odds[kind]
+    first, second = sorted(TYPES, key=odds.__getitem__, reverse=True)[:2]
+    return first, odds[first], second
 
 
 # Weights: feature name -> one weight per kind, in TYPES' order (article, forum,

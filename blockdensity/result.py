@@ -381,8 +381,10 @@ class Fit(Summary):
             "The kind of page whose rules ran (blockdensity.decide.kinds): page_type where"
             " page_type_confidence is at least 0.4, article where it is under; or, where those"
             " rules kept under 50 words, the kind whose rules kept more on a second look"
-            " (page_type, then collection: decide.kinds.second_looks). None where no rules"
-            " ran (the published profile)."
+            " (page_type, then collection: decide.kinds.second_looks); or listing, where"
+            " page_type is an article under 0.7 with a listing next likeliest and a listing's"
+            " rules kept three times the words (decide.kinds.listing_look). None where no"
+            " rules ran (the published profile)."
         ),
     )
     block_factory: Callable[[], tuple[Block, ...]] = field(repr=False, compare=False)

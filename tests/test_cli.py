@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from blockdensity import PageType, cli, fit_text
-from blockdensity.decide.kinds import SCANT_WORDS, TYPE_CONFIDENCE
+from blockdensity.decide.kinds import LISTING_DOUBT, LISTING_GAIN, SCANT_WORDS, TYPE_CONFIDENCE
 from tests.helpers import seq
 
 A20 = seq("a", 1, 20)
@@ -233,6 +233,13 @@ def test_explain_lists_every_block_with_its_figures_and_the_verdict(
             PageType.COLLECTION,
             f"the rules for forum pages ran; under {SCANT_WORDS} words kept as such, the rules"
             " for collection pages ran",
+        ),
+        (
+            PageType.ARTICLE,
+            0.6,
+            PageType.LISTING,
+            f"judged as an article; under {LISTING_DOUBT}, a listing next likeliest: the rules"
+            f" for listing pages kept {LISTING_GAIN} times the words or more, and ran",
         ),
         (PageType.FORUM, 0.9, None, "no rules configured"),
     ],

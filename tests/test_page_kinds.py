@@ -27,6 +27,8 @@ from blockdensity.decide import Verdict, decide
 from blockdensity.decide.kinds import (
     KIND_ONLY,
     KIND_RULES,
+    LISTING_DOUBT,
+    LISTING_GAIN,
     SCANT_WORDS,
     TYPE_CONFIDENCE,
     rules_for,
@@ -609,11 +611,26 @@ def test_a_collection_keeps_its_item_grid_on_pages_of_items_only() -> None:
     assert "g0x01" not in fit_text(SHOP, without, page_type=PageType.COLLECTION).text
 
 
-def judged(html: str, kind: PageType, sure: float, *, classified: bool = True) -> Verdict:
+def judged(
+    html: str,
+    kind: PageType,
+    sure: float,
+    *,
+    classified: bool = True,
+    runner_up: PageType | None = None,
+) -> Verdict:
     """The verdict on a page of `kind`, as sure of it as `sure` (the classifier's call, or
-    the caller's kind when not `classified`)."""
+    the caller's kind when not `classified`; `runner_up` its next likeliest kind)."""
     read = read_page(html, DEFAULT_CONF)
-    return decide(read.page, read.measures, DEFAULT_CONF, kind, sure, classified=classified)
+    return decide(
+        read.page,
+        read.measures,
+        DEFAULT_CONF,
+        kind,
+        sure,
+        classified=classified,
+        runner_up=runner_up,
+    )
 
 
 # A shop's grid alone: as an article, the tree rejects every card.
@@ -670,6 +687,47 @@ def test_an_unsure_kind_whose_page_has_text_as_an_article_is_judged_as_one() -> 
     assert verdict.words_kept == SCANT_WORDS
     assert fit_text(html, page_type=PageType.ARTICLE).words_kept == SCANT_WORDS
     assert fit_text(html, page_type=PageType.COLLECTION).words_kept > SCANT_WORDS
+
+
+def index(entries: int) -> str:
+    """A category's index: its introduction (enough text for no second look as a scant
+    page), its linked entries, a closing line."""
+    intro = f"<p>{seq('i', 1, SCANT_WORDS)}</p>"
+    return page(f"{NAV}<main>{intro}{cards(entries)}<p>{seq('e', 1, 20)}</p></main>")
+
+
+INDEX = index(12)
+MAYBE_LISTING = LISTING_DOUBT - 0.01
+
+
+def test_an_uncertain_article_that_may_be_a_listing_is_read_as_one() -> None:
+    as_article = judged(INDEX, PageType.ARTICLE, 1.0, classified=False)
+    as_listing = judged(INDEX, PageType.LISTING, 1.0, classified=False)
+    assert as_listing.words_kept >= LISTING_GAIN * as_article.words_kept
+    verdict = judged(INDEX, PageType.ARTICLE, MAYBE_LISTING, runner_up=PageType.LISTING)
+    assert verdict.kind is PageType.LISTING
+    assert verdict.kept == as_listing.kept
+    # Not when the classifier is sure enough, when a listing is not next likeliest, or
+    # when the caller gave the kind.
+    for sure, runner_up, classified in (
+        (LISTING_DOUBT, PageType.LISTING, True),
+        (MAYBE_LISTING, PageType.COLLECTION, True),
+        (MAYBE_LISTING, PageType.LISTING, False),
+    ):
+        verdict = judged(INDEX, PageType.ARTICLE, sure, runner_up=runner_up, classified=classified)
+        assert verdict.kind is PageType.ARTICLE
+        assert verdict.kept == as_article.kept
+
+
+def test_an_uncertain_article_stays_one_where_a_listing_keeps_less_than_thrice_its_words() -> None:
+    # Four entries: the listing's rules keep more, but not three times the article's.
+    html = index(4)
+    as_article = judged(html, PageType.ARTICLE, 1.0, classified=False)
+    as_listing = judged(html, PageType.LISTING, 1.0, classified=False)
+    assert as_article.words_kept < as_listing.words_kept < LISTING_GAIN * as_article.words_kept
+    verdict = judged(html, PageType.ARTICLE, MAYBE_LISTING, runner_up=PageType.LISTING)
+    assert verdict.kind is PageType.ARTICLE
+    assert verdict.kept == as_article.kept
 
 
 def test_a_fit_says_which_kinds_rules_ran() -> None:

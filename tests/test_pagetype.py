@@ -23,6 +23,7 @@ from blockdensity.pagetype import (
     features,
     phrase,
     probabilities,
+    ranked,
 )
 
 FORUM = Evidence(
@@ -132,6 +133,15 @@ def test_probabilities_are_a_distribution_over_every_kind() -> None:
         assert math.isclose(sum(odds.values()), 1.0, rel_tol=1e-9)
         kind, confidence = classify(evidence)
         assert confidence == max(odds.values()) == odds[kind]
+
+
+def test_ranked_names_the_likeliest_kind_and_the_next() -> None:
+    for evidence in (FORUM, PRODUCT, DOCUMENTATION, ARTICLE, COLLECTION):
+        odds = probabilities(evidence)
+        first, confidence, second = ranked(evidence)
+        assert (first, confidence) == classify(evidence)
+        assert second is not first
+        assert odds[second] == max(odds[kind] for kind in TYPES if kind is not first)
 
 
 def test_a_page_with_no_evidence_has_no_likely_kind() -> None:

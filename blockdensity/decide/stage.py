@@ -13,7 +13,9 @@ decide.headings, decide.controls, decide.notices, decide.duplicates). Where
 they keep under SCANT_WORDS words, the rules of other kinds read the page
 again (decide.kinds' second_looks: its likeliest kind where the classifier
 was unsure of it, then a page of items), and a verdict that keeps more
-stands. Where the rules took everything the tree kept, the published verdict
+stands; an uncertain article that may be a listing is read as one too, and
+the listing's verdict stands where it keeps three times the words
+(decide.kinds' listing_look). Where the rules took everything the tree kept, the published verdict
 stands (but for a cookie-consent notice); where nothing with words is left,
 the whole page is kept (but for such a notice, where the rest holds words)
 and the verdict says why (the fallback, docs/spec.md section 6).
@@ -52,7 +54,14 @@ from blockdensity.decide import (
     title,
 )
 from blockdensity.decide.board import Board
-from blockdensity.decide.kinds import SCANT_WORDS, judged_kind, rules_of_kind, second_looks
+from blockdensity.decide.kinds import (
+    LISTING_GAIN,
+    SCANT_WORDS,
+    judged_kind,
+    listing_look,
+    rules_of_kind,
+    second_looks,
+)
 from blockdensity.decide.outcome import KEPT_OUTCOMES, Outcome
 from blockdensity.decide.tree import CONTENT_LEAVES, classify
 from blockdensity.measure import Measures
@@ -159,11 +168,13 @@ def decide(  # noqa: PLR0913 - the page, its measures, the configuration and its
     type_confidence: float = 0.0,
     *,
     classified: bool = True,
+    runner_up: PageType | None = None,
 ) -> Verdict:
     """Every block's outcome under `conf` on a page of `page_type` (as sure of it as
     `type_confidence`), the blocks kept, and the fallback. `classified`: the kind is the
-    classifier's call, which a scant reading looks past (decide.kinds.second_looks); a
-    caller's kind is followed as given."""
+    classifier's call, which a second look may look past (decide.kinds: a scant reading,
+    second_looks; an uncertain article whose `runner_up`, the classifier's next likeliest
+    kind, is a listing, listing_look); a caller's kind is followed as given."""
     words, links = measures
     blocks = page.blocks
     kind = judged_kind(page_type, type_confidence)
@@ -188,20 +199,17 @@ def decide(  # noqa: PLR0913 - the page, its measures, the configuration and its
         controls=in_control,
     )
     outcomes = _judge(board)
+    if board.rules and classified:
+        board, outcomes = _looked_again(
+            board,
+            outcomes,
+            conf.rules,
+            page_type=page_type,
+            type_confidence=type_confidence,
+            runner_up=runner_up,
+        )
     kept = _kept(outcomes)
     kept_words = [words[index] for index in kept]
-    looks = second_looks(page_type, type_confidence) if board.rules and classified else ()
-    for other in looks:
-        if sum(kept_words) >= SCANT_WORDS:
-            break
-        # (Almost) empty as read: another kind's rules may find what these do not
-        # (decide.kinds); their verdict stands where it keeps more.
-        look = board.with_rules(rules_of_kind(conf.rules, other), other)
-        again = _judge(look)
-        again_kept = _kept(again)
-        if sum(words[index] for index in again_kept) > sum(kept_words):
-            board, outcomes, kept = look, again, again_kept
-            kept_words = [words[index] for index in kept]
     if board.rules and not any(kept_words):
         # The rules took all the tree kept (a page whose whole text sits in a
         # region named like comments, or is only short headings): the
@@ -239,6 +247,47 @@ def decide(  # noqa: PLR0913 - the page, its measures, the configuration and its
         kind=board.kind if board.rules else None,
         structure=board.built_structure(),
     )
+
+
+def _looked_again(  # noqa: PLR0913 - the reading, the rules, and the classifier's call
+    board: Board,
+    outcomes: list[Outcome],
+    rules: frozenset[Rule],
+    *,
+    page_type: PageType,
+    type_confidence: float,
+    runner_up: PageType | None,
+) -> tuple[Board, list[Outcome]]:
+    """The board and outcomes that stand after the second looks at a page the
+    classifier called `page_type` (as sure of it as `type_confidence`, `runner_up` its
+    next likeliest kind), `outcomes` its rules' verdict (decide.kinds): a scant verdict
+    gives way to another kind's that keeps more (second_looks), and an uncertain
+    article's to a listing's that keeps LISTING_GAIN times its words (listing_look)."""
+    words = board.words
+    kept_words = _words_kept(words, outcomes)
+    for other in second_looks(page_type, type_confidence):
+        if kept_words >= SCANT_WORDS:
+            break
+        # (Almost) empty as read: another kind's rules may find what these do not
+        # (decide.kinds); their verdict stands where it keeps more.
+        look = board.with_rules(rules_of_kind(rules, other), other)
+        again = _judge(look)
+        if (again_words := _words_kept(words, again)) > kept_words:
+            board, outcomes, kept_words = look, again, again_words
+    if listing_look(page_type, type_confidence, runner_up):
+        # An uncertain article that may be a listing: its entries, which the article's
+        # rules reject as link-dense, are its text where a listing's rules find them.
+        look = board.with_rules(rules_of_kind(rules, PageType.LISTING), PageType.LISTING)
+        again = _judge(look)
+        listed = _words_kept(words, again)
+        if listed > kept_words and listed >= LISTING_GAIN * kept_words:
+            board, outcomes = look, again
+    return board, outcomes
+
+
+def _words_kept(words: list[int], outcomes: list[Outcome]) -> int:
+    """The words of the blocks whose outcome keeps them."""
+    return sum(words[index] for index in _kept(outcomes))
 
 
 def _without_notices(published: list[Outcome], outcomes: list[Outcome]) -> list[Outcome]:
