@@ -274,7 +274,11 @@ def _looked_again(  # noqa: PLR0913 - the reading, the rules, and the classifier
         again = _judge(look)
         if (again_words := _words_kept(words, again)) > kept_words:
             board, outcomes, kept_words = look, again, again_words
-    if listing_look(page_type, type_confidence, runner_up):
+    # (A verdict keeps at most the page's words: where those are under LISTING_GAIN times
+    # the kept ones, no listing's reading can stand, and none is judged.)
+    if listing_look(page_type, type_confidence, runner_up) and LISTING_GAIN * kept_words <= sum(
+        words
+    ):
         # An uncertain article that may be a listing: its entries, which the article's
         # rules reject as link-dense, are its text where a listing's rules find them.
         look = board.with_rules(rules_of_kind(rules, PageType.LISTING), PageType.LISTING)
