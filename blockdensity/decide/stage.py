@@ -15,10 +15,11 @@ again (decide.kinds' second_looks: its likeliest kind where the classifier
 was unsure of it, then a page of items), and a verdict that keeps more
 stands; an uncertain article that may be a listing is read as one too, and
 the listing's verdict stands where it keeps three times the words
-(decide.kinds' listing_look). Where the rules took everything the tree kept, the published verdict
-stands (but for a cookie-consent notice); where nothing with words is left,
-the whole page is kept (but for such a notice, where the rest holds words)
-and the verdict says why (the fallback, docs/spec.md section 6).
+(decide.kinds' listing_look). Where the rules took everything the tree
+kept, the published verdict stands (but for a cookie-consent notice); where
+nothing with words is left, the whole page is kept (but for such a notice,
+where the rest holds words) and the verdict says why (the fallback,
+docs/spec.md section 6).
 
 A family of rules is one module of this package with a pass that reads the
 Board and changes the outcomes of the blocks it acts on, and is listed in
@@ -274,18 +275,19 @@ def _looked_again(  # noqa: PLR0913 - the reading, the rules, and the classifier
         again = _judge(look)
         if (again_words := _words_kept(words, again)) > kept_words:
             board, outcomes, kept_words = look, again, again_words
-    # (A verdict keeps at most the page's words: where those are under LISTING_GAIN times
-    # the kept ones, no listing's reading can stand, and none is judged.)
-    if listing_look(page_type, type_confidence, runner_up) and LISTING_GAIN * kept_words <= sum(
-        words
-    ):
-        # An uncertain article that may be a listing: its entries, which the article's
-        # rules reject as link-dense, are its text where a listing's rules find them.
-        look = board.with_rules(rules_of_kind(rules, PageType.LISTING), PageType.LISTING)
-        again = _judge(look)
-        listed = _words_kept(words, again)
-        if listed > kept_words and listed >= LISTING_GAIN * kept_words:
-            board, outcomes = look, again
+    if not listing_look(page_type, type_confidence, runner_up):
+        return board, outcomes
+    # A verdict keeps at most the page's words: where those are under LISTING_GAIN times
+    # the kept ones, no listing's reading can stand, and none is judged.
+    if LISTING_GAIN * kept_words > sum(words):
+        return board, outcomes
+    # An uncertain article that may be a listing: its entries, which the article's rules
+    # reject as link-dense, are its text where a listing's rules find them.
+    look = board.with_rules(rules_of_kind(rules, PageType.LISTING), PageType.LISTING)
+    again = _judge(look)
+    listed = _words_kept(words, again)
+    if listed > kept_words and listed >= LISTING_GAIN * kept_words:
+        return look, again
     return board, outcomes
 
 
