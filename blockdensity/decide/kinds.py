@@ -12,10 +12,10 @@ where it was judged an article for want of certainty, then as a page of items;
 the reading that keeps the most stands. A page the classifier calls an article
 without being sure of it, and a listing next likeliest, is read as a listing
 too (listing_look): a list of linked entries (a category's articles, a
-Wikipedia list) that the article's rules cut to its introduction. Each rule is measured on all four
-development sets (BENCHMARKS.md, "Rules by kind of page"): a rule that gains
-on one kind of page and costs on the articles of the other sets runs on that
-kind only.
+Wikipedia list) that the article's rules cut to its introduction. Each rule
+is measured on all four development sets (BENCHMARKS.md, "Rules by kind of
+page"): a rule that gains on one kind of page and costs on the articles of
+the other sets runs on that kind only.
 """
 
 from __future__ import annotations
