@@ -1,7 +1,8 @@
 """The pure helpers of the benchmarks: how the speed benchmarks (bench/speed.py,
 bench/stages.py) cut pages into size quartiles and draw trafilatura's sample, and how
 bench/markdown.py takes a Markdown's elements and finds a truth's stray fences, and how
-bench/block_model.py fits its filter without the site it judges. The benchmarks
+bench/block_model.py fits its filter without the site it judges, and how
+bench/rule_halves.py splits WCXB's pages by site and reads a rule's worth. The benchmarks
 themselves are run by hand; a wrong cut would put every figure in the wrong row,
 silently."""
 
@@ -11,11 +12,13 @@ import itertools
 from collections import Counter
 
 import numpy as np
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from bench.block_model import fit_logistic, out_of_fold
 from bench.markdown import elements, holds_table, linked_shares, stray_fences
+from bench.rule_halves import site_half, worth
 from bench.speed import html_bytes, size_quartiles, spread_sample
 
 
@@ -112,3 +115,29 @@ def test_a_site_s_blocks_are_judged_by_a_model_that_never_saw_the_site() -> None
     after = out_of_fold(features, flipped, groups)
     assert np.allclose(before[mine], after[mine])
     assert not np.allclose(before[~mine], after[~mine])
+
+
+@given(st.sampled_from(["a.example", "b.example.org", "shop.example.com", "x.test"]),
+       st.lists(st.text(alphabet="abc/-", max_size=12), min_size=2, max_size=5))  # fmt: skip
+def test_every_page_of_a_site_falls_in_the_same_half(host: str, paths: list[str]) -> None:
+    halves = {site_half(f"https://{host}/{path}", "0001") for path in paths}
+    assert len(halves) == 1
+    assert halves <= {0, 1}
+
+
+def test_the_halves_are_fixed_and_both_taken() -> None:
+    # MD5's first bit of the host: the same on every run (a salted hash() would not be).
+    hosts = [f"site{index}.example" for index in range(40)]
+    halves = [site_half(f"https://{host}/page", "0001") for host in hosts]
+    assert halves == [site_half(f"http://{host}/other?q=1", "0002") for host in hosts]
+    assert 10 <= sum(halves) <= 30
+    # Without a URL, the page's id stands for its site.
+    assert site_half(None, "0001") == site_half("", "0001")
+
+
+def test_a_rule_s_worth_is_its_f1_with_it_less_without_it_in_points() -> None:
+    gains = worth(
+        {"wcxb-dev": 0.8691, "scrapinghub": 0.95}, {"wcxb-dev": 0.8696, "scrapinghub": 0.94}
+    )
+    assert gains["wcxb-dev"] == pytest.approx(-0.05)
+    assert gains["scrapinghub"] == pytest.approx(1.0)
