@@ -139,6 +139,7 @@ def test_ranked_names_the_likeliest_kind_and_the_next() -> None:
     for evidence in (FORUM, PRODUCT, DOCUMENTATION, ARTICLE, COLLECTION):
         odds = probabilities(evidence)
         first, confidence, second = ranked(evidence)
+        assert confidence == odds[first] == max(odds.values())
         assert (first, confidence) == classify(evidence)
         assert second is not first
         assert odds[second] == max(odds[kind] for kind in TYPES if kind is not first)

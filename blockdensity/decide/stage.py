@@ -200,16 +200,17 @@ def decide(  # noqa: PLR0913 - the page, its measures, the configuration and its
         controls=in_control,
     )
     outcomes = _judge(board)
+    kept = _kept(outcomes)
     if board.rules and classified:
-        board, outcomes = _looked_again(
+        board, outcomes, kept = _looked_again(
             board,
             outcomes,
+            kept,
             conf.rules,
             page_type=page_type,
             type_confidence=type_confidence,
             runner_up=runner_up,
         )
-    kept = _kept(outcomes)
     kept_words = [words[index] for index in kept]
     if board.rules and not any(kept_words):
         # The rules took all the tree kept (a page whose whole text sits in a
@@ -253,19 +254,21 @@ def decide(  # noqa: PLR0913 - the page, its measures, the configuration and its
 def _looked_again(  # noqa: PLR0913 - the reading, the rules, and the classifier's call
     board: Board,
     outcomes: list[Outcome],
+    kept: list[int],
     rules: frozenset[Rule],
     *,
     page_type: PageType,
     type_confidence: float,
     runner_up: PageType | None,
-) -> tuple[Board, list[Outcome]]:
-    """The board and outcomes that stand after the second looks at a page the
-    classifier called `page_type` (as sure of it as `type_confidence`, `runner_up` its
-    next likeliest kind), `outcomes` its rules' verdict (decide.kinds): a scant verdict
-    gives way to another kind's that keeps more (second_looks), and an uncertain
-    article's to a listing's that keeps LISTING_GAIN times its words (listing_look)."""
+) -> tuple[Board, list[Outcome], list[int]]:
+    """The board, outcomes and kept blocks that stand after the second looks at a page
+    the classifier called `page_type` (as sure of it as `type_confidence`, `runner_up`
+    its next likeliest kind), `outcomes` its rules' verdict and `kept` the blocks it
+    keeps (decide.kinds): a scant verdict gives way to another kind's that keeps more
+    (second_looks), and an uncertain article's to a listing's that keeps LISTING_GAIN
+    times its words (listing_look)."""
     words = board.words
-    kept_words = _words_kept(words, outcomes)
+    kept_words = _words_of(words, kept)
     for other in second_looks(page_type, type_confidence):
         if kept_words >= SCANT_WORDS:
             break
@@ -273,27 +276,29 @@ def _looked_again(  # noqa: PLR0913 - the reading, the rules, and the classifier
         # (decide.kinds); their verdict stands where it keeps more.
         look = board.with_rules(rules_of_kind(rules, other), other)
         again = _judge(look)
-        if (again_words := _words_kept(words, again)) > kept_words:
-            board, outcomes, kept_words = look, again, again_words
+        again_kept = _kept(again)
+        if (again_words := _words_of(words, again_kept)) > kept_words:
+            board, outcomes, kept, kept_words = look, again, again_kept, again_words
     if not listing_look(page_type, type_confidence, runner_up):
-        return board, outcomes
+        return board, outcomes, kept
     # A verdict keeps at most the page's words: where those are under LISTING_GAIN times
     # the kept ones, no listing's reading can stand, and none is judged.
     if LISTING_GAIN * kept_words > sum(words):
-        return board, outcomes
+        return board, outcomes, kept
     # An uncertain article that may be a listing: its entries, which the article's rules
     # reject as link-dense, are its text where a listing's rules find them.
     look = board.with_rules(rules_of_kind(rules, PageType.LISTING), PageType.LISTING)
     again = _judge(look)
-    listed = _words_kept(words, again)
+    listed_kept = _kept(again)
+    listed = _words_of(words, listed_kept)
     if listed > kept_words and listed >= LISTING_GAIN * kept_words:
-        return look, again
-    return board, outcomes
+        return look, again, listed_kept
+    return board, outcomes, kept
 
 
-def _words_kept(words: list[int], outcomes: list[Outcome]) -> int:
-    """The words of the blocks whose outcome keeps them."""
-    return sum(words[index] for index in _kept(outcomes))
+def _words_of(words: list[int], blocks: list[int]) -> int:
+    """The words of `blocks`."""
+    return sum(words[index] for index in blocks)
 
 
 def _without_notices(published: list[Outcome], outcomes: list[Outcome]) -> list[Outcome]:
